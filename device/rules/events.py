@@ -1,0 +1,182 @@
+"""Typed events the rules emit when an action is applied: the screen words them, never the core.
+
+Each is a frozen value; ``event_to_dict`` gives the journal's form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Laid(Event):
+    """``seat`` put ``card`` on the pile. ``borrowed_from``: whose pack it came from, when borrowed.
+    ``face_up`` is False for the face-down cards of a battle or peace."""
+
+    seat: int
+    card: int
+    borrowed_from: int | None = None
+    face_up: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Owes(Event):
+    """``seat`` must lay ``n`` more attempts (a challenge; ``n`` counts down as it pays)."""
+
+    seat: int
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class CollectPending(Event):
+    """``seat`` won the challenge; it takes the pile after the collect delay unless a slap steals it."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PileWon(Event):
+    """``seat`` took the pile (``cards`` cards) and the pot (``pot`` cards).
+
+    reason: ``challenge``, ``slap:<pattern>`` (doubles, sandwich, top-bottom, marriage, tens),
+    ``last-seat`` (only one seat left in play), ``round`` (bataille/paix), ``forfeit`` (the
+    challenged seat could not pay).
+    """
+
+    seat: int
+    reason: str
+    cards: int
+    pot: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WrongSlap(Event):
+    """``seat`` slapped a pile that could not be slapped and paid ``paid`` cards to the pot."""
+
+    seat: int
+    paid: int
+    locked_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LockedOut(Event):
+    """``seat`` may not slap until the pile is next won."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOut(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack(Event):
+    """An out (or newly joined) seat won a pile and is back in play."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Battle(Event):
+    """bataille/paix: a tie for the winning rank; ``seats`` join a battle (or a peace)."""
+
+    seats: tuple[int, ...]
+    stage: int
+    peace: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped(Event):
+    seat: int
+    hand_card: int
+    up_card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """norvégienne: ``seat`` laid ``cards`` (same rank); ``source``: hand, up or down."""
+
+    seat: int
+    cards: tuple[int, ...]
+    source: str = "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(Event):
+    seat: int
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickedUp(Event):
+    """``seat`` took the pile (``cards`` cards) into its hand."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class Burned(Event):
+    """The pile (``cards`` cards) left the game; ``why``: ``ten`` or ``four``."""
+
+    seat: int
+    cards: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped(Event):
+    """Eights: these seats lose their turn."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AceTarget(Event):
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed(Event):
+    """A face-down card was turned."""
+
+    seat: int
+    card: int
+    playable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Finished(Event):
+    """norvégienne with ``rank_all``: ``seat`` has no cards left and takes ``place`` (1 = first)."""
+
+    seat: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """termination: win, draw, loop, limit; winner may be None."""
+
+    termination: str
+    winner: int | None
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": type(event).__name__}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        d[f.name] = list(value) if isinstance(value, tuple) else value
+    return d
