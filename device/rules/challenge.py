@@ -1,0 +1,507 @@
+"""The challenge games (presets 1-3): Bataille corse, Strip Jack Naked, Egyptian Ratscrew.
+
+One state machine for the three presets; they differ only by options (RULES.md's table): deck,
+slap patterns, wrong-slap penalty, borrowing, when a seat is out, late joining.
+
+Who acts: the seat whose turn it is lays (`Lay`); when a challenge is won the table waits its
+collect delay and applies `Collect` (a valid slap during that pause wins the pile instead); any
+seat that is not locked out may `Slap` at any moment; a newcomer may `Join`. ``play_out`` is the
+simulator's loop (nobody slaps): the same rules, with the common case (a seat laying from a pack
+that keeps at least one card) inlined for speed; every other case goes through the same methods
+as ``apply``. Tests check that both paths give identical games.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from device.rules.actions import Action, Collect, Join, Lay, Slap
+from device.rules.base import Game, IllegalAction, Outcome
+from device.rules.cards import ACE, JACK, JOKER, KING, QUEEN, name
+from device.rules.events import (CollectPending, Event, GameOver, Joined, Laid, LockedOut, Owes,
+                                 PileWon, SeatBack, SeatOut, WrongSlap)
+from device.rules.rng import Streams
+from device.rules.slaps import slap_pattern
+
+MAX_SEATS = 8
+ATTEMPTS = {JACK: 1, QUEEN: 2, KING: 3, ACE: 4, JOKER: 5}
+# Attempts a card sets, indexed by the card's int value (0: a number card).
+_ATTEMPTS_OF_CARD = [ATTEMPTS.get(c >> 2, 0) for c in range(64)]
+# For loop detection without slapping: number cards are alike, faces by their attempts.
+_LOOP_NORM = bytes(_ATTEMPTS_OF_CARD) + bytes(range(64, 256))
+
+
+def _position_key(packs: Sequence[deque[int]], turn: int, flags: tuple[int, ...]) -> bytes:
+    """A position for loop detection: every pack in order (number cards alike), who leads, and
+    which seats are in play (``flags``: 64 + in-play bit; 64 and up are not cards, so the
+    translation leaves them alone)."""
+    flat: list[int] = []
+    for p in packs:
+        flat.extend(p)
+        flat.append(255)
+    flat.append(64 + turn)
+    flat.extend(flags)
+    return bytes(flat).translate(_LOOP_NORM)
+
+
+_WRONG_SLAP_PAY = {"pot-2": 2, "pot-1": 1, "lockout": 0, "none": 0}
+
+
+class ChallengeGame(Game):
+    """Presets ``bataille-corse``, ``strip-jack-naked`` and ``egyptian-ratscrew``."""
+
+    def __init__(self, preset: str, options: dict[str, Any], packs: Sequence[Sequence[int]],
+                 streams: Streams, *, slapping: bool = True) -> None:
+        self.preset = preset  # type: ignore[misc]
+        self.options = dict(options)
+        self.streams = streams
+        self.slapping = slapping and "slaps" in options
+        self.patterns: tuple[str, ...] = tuple(options.get("slaps", ()))
+        self.borrow: bool = options["borrow"]
+        self.spares_last: bool = options.get("borrow_spares_last", False)
+        self.last_card_out: bool = options["out_when"] == "last-card"
+        self.late_join: bool = bool(options.get("late_join", False)) and self.slapping
+        self.max_rounds: int | None = options.get("max_rounds")
+        self.wrong_slap: str = options.get("wrong_slap", "none")
+
+        self.packs: list[deque[int]] = [deque(p) for p in packs]
+        self.dealt: list[list[int]] = [list(p) for p in packs]
+        self.in_play: list[bool] = [bool(p) for p in packs]
+        self.locked: list[bool] = [False] * len(packs)
+        self.pile: list[int] = []
+        self.pot: list[int] = []
+        self.pile_base = 0  # the `cards` count when the pile was last empty
+        self._pile_patterns: list[str | None] = []  # slap pattern after each card of the pile
+        self.turn = 0
+        self.owed = 0  # attempts the seat whose turn it is still has to lay
+        self.challenger: int | None = None  # the seat whose face card set the current challenge
+        self.collector: int | None = None  # the seat that won the challenge and will collect
+        self._paying = False  # the seat whose turn it is has laid at least one attempt
+        self.laid = 0  # cards laid on the pile (a slap's ``at_card`` counts these)
+        self.paid = 0  # cards paid to the pot for wrong slaps (face down on the table)
+        self.tricks = self.rounds = 0
+        self._outcome: Outcome | None = None
+        self._seen: set[bytes] | None = None if self.slapping else set()
+
+        events: list[Event] = []
+        self.start_events = events
+        if not any(self.in_play):
+            self._finish(Outcome("draw", None), events)
+            return
+        if not self.in_play[0]:
+            self.turn = self._next(0)  # type: ignore[assignment]
+        if not self._settle(events):
+            self._trick_started(events)
+
+    # --- the interface -------------------------------------------------------------------
+    @property
+    def cards(self) -> int:  # type: ignore[override]
+        return self.laid + self.paid
+
+    def current_seat(self) -> int | None:
+        if self._outcome is not None or self.collector is not None:
+            return None
+        return self.turn
+
+    def legal_actions(self) -> list[Action]:
+        if self._outcome is not None:
+            return []
+        actions: list[Action] = [Collect(self.collector) if self.collector is not None
+                                 else Lay(self.turn)]
+        if self.slapping:
+            actions += [Slap(s) for s in range(len(self.packs)) if not self.locked[s]]
+        if self.late_join and len(self.packs) < MAX_SEATS:
+            actions.append(Join(len(self.packs)))
+        return actions
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def seat_count(self) -> int:
+        return len(self.packs)
+
+    def card_counts(self) -> list[int]:
+        return [len(p) for p in self.packs]
+
+    def all_cards(self) -> list[int]:
+        cards = [c for p in self.packs for c in p]
+        return cards + self.pile + self.pot
+
+    def slappable(self) -> str | None:
+        """The pattern the pile shows now (None: a slap now is a wrong slap)."""
+        if not self.slapping or not self._pile_patterns:
+            return None
+        return self._pile_patterns[-1]
+
+    def apply(self, action: Action) -> list[Event]:
+        if self._outcome is not None:
+            raise IllegalAction("the game is over")
+        seat = action.seat
+        events: list[Event] = []
+        if isinstance(action, Lay):
+            if self.collector is not None:
+                raise IllegalAction(f"seat {self.collector} is about to collect the pile; nobody lays now")
+            if seat != self.turn:
+                raise IllegalAction(f"it is seat {self.turn}'s turn to lay, not seat {seat}'s")
+            self._lay(events)
+        elif isinstance(action, Collect):
+            if self.collector is None:
+                raise IllegalAction("there is no won pile to collect")
+            if seat != self.collector:
+                raise IllegalAction(f"seat {self.collector} won the pile, not seat {seat}")
+            self._collect(seat, "challenge", events)
+        elif isinstance(action, Slap):
+            self._slap(seat, action.at_card, events)
+        elif isinstance(action, Join):
+            self._join(seat, events)
+        else:
+            raise IllegalAction(f"{type(action).__name__} is not an action of {self.preset}")
+        self._after(events)
+        return events
+
+    # --- laying --------------------------------------------------------------------------
+    def _lay(self, events: list[Event]) -> None:
+        s = self.turn
+        source = s
+        if not self.packs[s]:
+            # Only a paying seat that can borrow is ever left to lay from an empty pack.
+            source = self._lender(s)  # type: ignore[assignment]
+        c = self.packs[source].popleft()
+        self._put(c)
+        events.append(Laid(s, c, borrowed_from=None if source == s else source))
+        attempts = _ATTEMPTS_OF_CARD[c]
+        if attempts:
+            previous = self.challenger if self.owed else None
+            self.rounds += 1
+            self.challenger = s
+            self.owed = attempts
+            self._paying = False
+            nxt = self._next(s)
+            if previous is not None and self.last_card_out and not self.packs[previous]:
+                self._out(previous, events)  # its challenge was answered: settled against it
+                nxt = self._next(s)
+            self.turn = nxt  # type: ignore[assignment]
+            if nxt is not None:
+                events.append(Owes(nxt, attempts))
+        elif self.owed:
+            self.owed -= 1
+            self._paying = True
+            if self.owed == 0:
+                self.rounds += 1
+                self._challenge_won(events)
+                if self.last_card_out and not self.packs[s]:
+                    self._out(s, events)
+            else:
+                events.append(Owes(s, self.owed))
+        else:
+            self.rounds += 1
+            if self.last_card_out and not self.packs[s]:
+                self._out(s, events)
+            self.turn = self._next(s)  # type: ignore[assignment]
+
+    def _put(self, c: int) -> None:
+        self.pile.append(c)
+        self.laid += 1
+        if self.slapping:
+            self._pile_patterns.append(slap_pattern(self.pile, self.patterns))
+
+    def _lender(self, s: int) -> int | None:
+        """Whose pack a challenged seat with none lays from: the challenger, else the next seat
+        back with cards (keeping its last card with ``borrow_spares_last``)."""
+        keep = 1 if self.spares_last else 0
+        n = len(self.packs)
+        start = self.challenger if self.challenger is not None else s
+        for i in range(n):
+            t = (start - i) % n
+            if t != s and len(self.packs[t]) > keep:
+                return t
+        return None
+
+    def _challenge_won(self, events: list[Event]) -> None:
+        self.collector = self.challenger
+        self.owed = 0
+        self._paying = False
+        events.append(CollectPending(self.collector))  # type: ignore[arg-type]
+
+    # --- piles ---------------------------------------------------------------------------
+    def _collect(self, seat: int, reason: str, events: list[Event]) -> None:
+        pack = self.packs[seat]
+        n_pile, n_pot = len(self.pile), len(self.pot)
+        pack.extend(self.pile)
+        pack.extend(self.pot)
+        self.pile.clear()
+        self.pot.clear()
+        self._pile_patterns.clear()
+        self.pile_base = self.laid
+        self.tricks += 1
+        events.append(PileWon(seat, reason, n_pile, n_pot))
+        self.collector = self.challenger = None
+        self.owed = 0
+        self._paying = False
+        if self.slapping:
+            self.locked = [False] * len(self.packs)
+        if not self.in_play[seat]:
+            self.in_play[seat] = True
+            events.append(SeatBack(seat))
+        for t, p in enumerate(self.packs):
+            if self.in_play[t] and not p:
+                self._out(t, events)
+        self.turn = seat
+        if not self._settle(events):
+            self._trick_started(events)
+
+    def _trick_started(self, events: list[Event]) -> None:
+        """Loop detection (simulator only: with slapping, a repeated position may still end)."""
+        if self._seen is None:
+            return
+        key = _position_key(self.packs, self.turn, tuple(64 + f for f in self.in_play))
+        if key in self._seen:
+            self._finish(Outcome("loop", None), events)
+        else:
+            self._seen.add(key)
+
+    # --- slaps ---------------------------------------------------------------------------
+    def _slap(self, seat: int, at_card: int | None, events: list[Event]) -> None:
+        if not self.slapping:
+            raise IllegalAction(f"nobody slaps in {self.preset} here")
+        if not 0 <= seat < len(self.packs):
+            raise IllegalAction(f"there is no seat {seat}")
+        if self.locked[seat]:
+            raise IllegalAction(f"seat {seat} is locked out until the pile is next won")
+        k = self.laid if at_card is None else at_card
+        if k > self.laid:
+            raise IllegalAction(f"card {k} has not been laid yet")
+        if k < self.pile_base or (k == self.pile_base and self.pile):
+            raise IllegalAction(f"card {k} is no longer on the pile (the pile was won since)")
+        pattern = self._pile_patterns[k - self.pile_base - 1] if k > self.pile_base else None
+        if pattern is not None:
+            self._collect(seat, "slap:" + pattern, events)
+            return
+        pack = self.packs[seat]
+        pay = min(_WRONG_SLAP_PAY[self.wrong_slap], len(pack))
+        lock = self.wrong_slap == "lockout" or (self.wrong_slap != "none" and not pack)
+        for _ in range(pay):
+            self.pot.append(pack.popleft())
+        self.paid += pay
+        self.locked[seat] = lock
+        events.append(WrongSlap(seat, pay, lock))
+        if lock:
+            events.append(LockedOut(seat))
+        if pay and not pack and self.in_play[seat]:
+            self._out(seat, events)
+
+    def _join(self, seat: int, events: list[Event]) -> None:
+        if not self.late_join:
+            raise IllegalAction(f"late joining is off in this game of {self.preset}")
+        if len(self.packs) >= MAX_SEATS:
+            raise IllegalAction(f"all {MAX_SEATS} seats are taken")
+        if seat != len(self.packs):
+            raise IllegalAction(f"the next free seat is {len(self.packs)}, not {seat}")
+        self.packs.append(deque())
+        self.dealt.append([])
+        self.in_play.append(False)
+        self.locked.append(False)
+        events.append(Joined(seat))
+
+    # --- seats and the end ---------------------------------------------------------------
+    def _next(self, s: int) -> int | None:
+        """The next seat clockwise after ``s`` that is still in play."""
+        n = len(self.in_play)
+        for i in range(1, n):
+            t = (s + i) % n
+            if self.in_play[t]:
+                return t
+        return None
+
+    def _out(self, seat: int, events: list[Event]) -> None:
+        self.in_play[seat] = False
+        events.append(SeatOut(seat))
+
+    def _after(self, events: list[Event]) -> None:
+        """After every action: resolve seats that cannot lay, then the end and the round limit."""
+        if self._settle(events):
+            return
+        while self.collector is None:
+            s = self.turn
+            if self.in_play[s] and self.packs[s]:
+                break
+            if self.in_play[s] and self.owed and self.borrow and self._lender(s) is not None:
+                break  # it lays from a borrowed pack
+            # A seat that must lay (or pay) and has no card is out (an out seat never lays);
+            # a challenged seat that cannot pay loses the challenge.
+            if self.owed:
+                if self._paying:
+                    self.rounds += 1
+                self._challenge_won(events)
+            else:
+                self.turn = self._next(s)  # type: ignore[assignment]
+            if self.in_play[s]:
+                self._out(s, events)
+            if self._settle(events):
+                return
+        if self.max_rounds is not None and self.rounds >= self.max_rounds:
+            self._finish(self._limit_outcome(), events)
+
+    def _settle(self, events: list[Event]) -> bool:
+        """When at most one seat is in play it takes the pile and the pot and wins. True if over."""
+        if self._outcome is not None:
+            return True
+        playing = [s for s, p in enumerate(self.in_play) if p]
+        if len(playing) > 1:
+            return False
+        if not playing:
+            self._finish(Outcome("draw", None), events)
+            return True
+        winner = playing[0]
+        if self.pile or self.pot:
+            reason = "challenge" if self.collector == winner else "last-seat"
+            pack = self.packs[winner]
+            n_pile, n_pot = len(self.pile), len(self.pot)
+            pack.extend(self.pile)
+            pack.extend(self.pot)
+            self.pile.clear()
+            self.pot.clear()
+            self._pile_patterns.clear()
+            self.pile_base = self.laid
+            if n_pile:
+                self.tricks += 1
+            events.append(PileWon(winner, reason, n_pile, n_pot))
+        self.collector = None
+        self.turn = winner
+        self._finish(Outcome("win", winner), events)
+        return True
+
+    def _limit_outcome(self) -> Outcome:
+        counts = self.card_counts()
+        best = max(counts)
+        leaders = [s for s, c in enumerate(counts) if c == best]
+        return Outcome("limit", leaders[0] if len(leaders) == 1 else None)
+
+    def _finish(self, outcome: Outcome, events: list[Event]) -> None:
+        self._outcome = outcome
+        events.append(GameOver(outcome.termination, outcome.winner))
+
+    # --- the simulator's loop ------------------------------------------------------------
+    def play_out(self, decide: Callable[[Game], Action] | None = None) -> Outcome:
+        """Play to the end with nobody slapping. Same result as applying the forced actions one by
+        one (tested).
+
+        The simulator and the benchmarks live here, so the common case is inlined on local
+        variables: a seat laying from a pack that keeps a card, and a won challenge whose
+        collection puts no seat out. Everything else (a pack running out, borrowing, the round
+        limit, the end) is handed to the same methods ``apply`` uses, then the loop goes on.
+        """
+        if self.slapping:
+            return super().play_out(decide)
+        packs, pile, attempts_of, seen = self.packs, self.pile, _ATTEMPTS_OF_CARD, self._seen
+        norm = _LOOP_NORM
+        last_card_out = self.last_card_out
+        limit = self.max_rounds if self.max_rounds is not None else 1 << 62
+        scratch: list[Event] = []
+        while self._outcome is None:
+            if self.collector is not None:
+                self._collect(self.collector, "challenge", scratch)
+            else:
+                self._after(scratch)  # a seat that cannot lay is resolved first
+                if self._outcome is None and self.collector is None:
+                    self._lay(scratch)
+            self._after(scratch)
+            scratch.clear()
+            if self._outcome is not None or self.collector is not None:
+                continue
+            # Fast section, on locals; written back before any full-path call.
+            n = len(packs)
+            playing = [t for t in range(n) if self.in_play[t]]
+            nxt = [0] * n
+            for t in range(n):
+                nxt[t] = self._next(t)  # type: ignore[call-overload]
+            flags = tuple(64 + f for f in self.in_play)
+            p0, p1 = packs[0], packs[-1]
+            laid, rounds, tricks = self.laid, self.rounds, self.tricks
+            owed, challenger, turn = self.owed, self.challenger, self.turn
+            paying, collector = self._paying, None
+            while True:
+                pack = packs[turn]
+                if len(pack) < 2 or rounds + 1 >= limit:
+                    break
+                c = pack.popleft()
+                a = attempts_of[c]
+                if a:
+                    if owed and last_card_out and not packs[challenger]:  # type: ignore[index]
+                        pack.appendleft(c)  # not laid after all: the full path settles it
+                        break
+                    pile.append(c)
+                    laid += 1
+                    rounds += 1
+                    challenger, owed, paying = turn, a, False
+                    turn = nxt[turn]
+                elif owed:
+                    pile.append(c)
+                    laid += 1
+                    owed -= 1
+                    if owed:
+                        paying = True
+                        continue
+                    rounds += 1
+                    paying = False
+                    winner = challenger
+                    won = packs[winner]  # type: ignore[index]
+                    won.extend(pile)
+                    if not all(packs[t] for t in playing):
+                        # Someone is out: let the full path collect. Undo the inline extend.
+                        for _ in range(len(pile)):
+                            won.pop()
+                        collector = winner
+                        break
+                    pile.clear()
+                    tricks += 1
+                    challenger = None
+                    turn = winner  # type: ignore[assignment]
+                    if seen is not None:
+                        if n == 2:  # the same bytes as _position_key, spelt out for speed
+                            key = bytes((*p0, 255, *p1, 255, 64 + turn, *flags)).translate(norm)
+                        else:
+                            key = _position_key(packs, turn, flags)
+                        if key in seen:
+                            collector = -1  # a loop: finish through the full path below
+                            break
+                        seen.add(key)
+                else:
+                    pile.append(c)
+                    laid += 1
+                    rounds += 1
+                    turn = nxt[turn]
+            self.laid, self.rounds, self.tricks = laid, rounds, tricks
+            self.owed, self.challenger, self.turn, self._paying = owed, challenger, turn, paying
+            self.pile_base = laid - len(pile)
+            if collector == -1:
+                self._finish(Outcome("loop", None), scratch)
+            elif collector is not None:
+                self.collector = collector
+        return self._outcome  # type: ignore[return-value]
+
+    # --- views ---------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        snap = super().snapshot()
+        snap.update({
+            "preset": self.preset,
+            "packs": [len(p) for p in self.packs],
+            "in_play": list(self.in_play),
+            "locked": list(self.locked),
+            "pile": [name(c) for c in self.pile],
+            "pot": len(self.pot),
+            "turn": self.current_seat(),
+            "owed": self.owed,
+            "challenger": self.challenger,
+            "collector": self.collector,
+            "slappable": self.slappable(),
+        })
+        return snap
+
+    def state_key(self) -> tuple:
+        """Everything that decides the rest of the game (for tests comparing two runs)."""
+        return (tuple(tuple(p) for p in self.packs), tuple(self.pile), tuple(self.pot),
+                tuple(self.in_play), tuple(self.locked), self.turn, self.owed, self.challenger,
+                self.collector, self.cards, self.tricks, self.rounds, self._outcome)
