@@ -1,0 +1,1 @@
+"""The `slapbox` subcommands: one module each, exposing `add_arguments(parser)` and `run(args)`."""

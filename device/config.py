@@ -1,0 +1,564 @@
+"""The configuration file: one TOML schema, one validator, sections owned by the parts of the program.
+
+Every key is optional and has a documented default. A part of the program declares its section with
+:func:`register_section` (a list of :class:`Field` and, if keys depend on each other, a ``validate``
+hook); :func:`load_config` reads the file once, before anything starts, and reports *every* problem
+at once as a :class:`ConfigError` whose lines name the file, the dotted key and the reason::
+
+    /etc/slapbox/config.toml: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'
+
+Sections declared elsewhere are listed in :data:`SECTION_MODULES`; they are imported before a file
+is validated, so their keys are known (a module missing from the checkout is skipped).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import importlib.util
+import json
+import math
+import os
+import re
+import textwrap
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
+
+DEFAULT_PATH = "/etc/slapbox/config.toml"
+ENV_VAR = "SLAPBOX_CONFIG"
+
+# Modules that call register_section() at import; add a line when a part of the program gets one.
+SECTION_MODULES: list[str] = []
+
+Check = Callable[[Any], Any]
+ErrorFn = Callable[[str, str], None]  # (key relative to the section, reason)
+Validate = Callable[[dict[str, Any], ErrorFn], None]
+
+KINDS = ("bool", "int", "number", "str", "list[str]", "list[int]", "table", "any")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; ``errors`` holds one line per problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("\n".join(errors))
+        self.errors = list(errors)
+
+
+def show(value: Any) -> str:
+    """A value as the user wrote it in TOML (``true``, ``'pot-3'``, ``[1, 2]``), for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if hasattr(value, "isoformat"):  # TOML dates and times
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a section: its TOML kind, default, doc line and optional extra check.
+
+    ``choices``, ``low`` and ``high`` cover the common cases; ``check(value)`` returns the value to
+    keep (normalised) or raises ValueError whose text is the reason shown to the user. A ``table``
+    field is a sub-table (``[game.options]``) whose keys the section's ``validate`` hook checks;
+    ``key_doc(key)`` gives the comment written above each of its keys by ``to_toml``.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    check: Check | None = None
+    choices: tuple[Any, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    key_doc: Callable[[str], str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"field {self.name}: kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+
+    def describe(self) -> str:
+        """What the key accepts, in words (the ``expected ...`` part of an error)."""
+        if self.choices:
+            return "one of " + ", ".join(show(c) for c in self.choices)
+        rng = ""
+        if self.low is not None and self.high is not None:
+            rng = f" from {_num(self.low)} to {_num(self.high)}"
+        elif self.low is not None:
+            rng = f" >= {_num(self.low)}"
+        return {
+            "bool": "true or false",
+            "int": "a whole number" + rng,
+            "number": "a number" + rng,
+            "str": "a string",
+            "list[str]": "a list of strings",
+            "list[int]": "a list of whole numbers" + rng,
+            "table": "a table",
+            "any": "a value",
+        }[self.kind]
+
+    def validate(self, value: Any) -> Any:
+        """The value to keep, or ValueError with the reason."""
+        if not self._type_ok(value):
+            raise ValueError(f"expected {self.describe()}, got {show(value)}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"expected {self.describe()}, got {show(value)}")
+        items = value if self.kind == "list[int]" else [value] if self.kind in ("int", "number") else []
+        for v in items:
+            if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+                raise ValueError(f"expected {self.describe()}, got {show(value)}")
+        if isinstance(value, list):
+            value = list(value)
+        return self.check(value) if self.check is not None else value
+
+    def _type_ok(self, value: Any) -> bool:
+        k = self.kind
+        if k == "bool":
+            return isinstance(value, bool)
+        if k == "int":
+            return _is_int(value)
+        if k == "number":
+            return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+        if k == "str":
+            return isinstance(value, str)
+        if k == "list[str]":
+            return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if k == "list[int]":
+            return isinstance(value, list) and all(_is_int(v) for v in value)
+        if k == "table":
+            return isinstance(value, dict)
+        return True
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """A registered section: ``[name]``, its doc, its fields in order, its cross-key check."""
+
+    name: str
+    fields: tuple[Field, ...]
+    doc: str
+    validate: Validate | None = None
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+class Schema:
+    """The one schema: every registered section. Tests build their own; the program uses SCHEMA."""
+
+    def __init__(self) -> None:
+        self.sections: dict[str, SectionSpec] = {}
+
+    def register_section(self, name: str, fields: Iterable[Field], doc: str, *,
+                         validate: Validate | None = None) -> SectionSpec:
+        """Declare ``[name]``; called once by the module that owns the section."""
+        if name in self.sections:
+            raise ValueError(f"config section [{name}] is already registered")
+        fields = tuple(fields)
+        names = [f.name for f in fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"config section [{name}] declares a key twice")
+        spec = SectionSpec(name, fields, doc, validate)
+        self.sections[name] = spec
+        return spec
+
+    def defaults(self) -> Config:
+        """Every section with every default (what a missing default file gives)."""
+        return self.validate({}, "<defaults>")
+
+    def validate(self, data: Mapping[str, Any], path: str) -> Config:
+        """Check parsed TOML against the schema; all problems at once as a ConfigError."""
+        errors: list[str] = []
+
+        def err(key: str, reason: str) -> None:
+            errors.append(f"{path}: {key}: {reason}")
+
+        for key, value in data.items():
+            if key not in self.sections:
+                err(key, self._unknown_top(key, value))
+            elif not isinstance(value, dict):
+                err(key, f"expected a table ([{key}]), got {show(value)}")
+        sections = {}
+        for spec in self.sections.values():
+            raw = data.get(spec.name)
+            raw = raw if isinstance(raw, dict) else {}
+            sections[spec.name] = _validate_section(spec, raw, err)
+        if errors:
+            raise ConfigError(errors)
+        return Config(path, sections, self)
+
+    def _unknown_top(self, key: str, value: Any) -> str:
+        what = "section" if isinstance(value, dict) else "key"
+        owners = [s.name for s in self.sections.values() if s.field(key) is not None]
+        if owners:
+            hint = f" (did you mean {owners[0]}.{key}, under [{owners[0]}]?)"
+        else:
+            hint = _did_you_mean(key, self.sections) or f"; sections are: {', '.join(self.sections)}"
+        return f"unknown {what}{hint}"
+
+
+def _validate_section(spec: SectionSpec, raw: dict[str, Any], err: ErrorFn) -> Section:
+    values: dict[str, Any] = {}
+    given: dict[str, Any] = {}
+    for key, value in raw.items():
+        f = spec.field(key)
+        if f is None:
+            err(f"{spec.name}.{key}", "unknown key" + _did_you_mean(key, [g.name for g in spec.fields]))
+            continue
+        try:
+            given[key] = f.validate(value)
+        except ValueError as e:
+            err(f"{spec.name}.{key}", str(e))
+    for f in spec.fields:
+        if f.name in given:
+            values[f.name] = given[f.name]
+        elif f.name not in raw:
+            values[f.name] = _copy(f.default)
+    if spec.validate is not None:
+        # Keys that failed their own check are absent, so the hook never judges a bad value twice.
+        spec.validate(values, lambda key, reason: err(f"{spec.name}.{key}", reason))
+    for f in spec.fields:  # a failed key holds its default while the other sections are checked
+        values.setdefault(f.name, _copy(f.default))
+    return Section(spec.name, {f.name: values[f.name] for f in spec.fields}, given)
+
+
+class Section(Mapping[str, Any]):
+    """The effective values of one section: ``section["key"]`` or ``section.key``.
+
+    ``given`` holds only the keys the file set, as written (``[game.options]`` before the preset's
+    defaults are added), e.g. to resolve the options again when the command line picks another preset.
+    """
+
+    def __init__(self, name: str, values: dict[str, Any], given: dict[str, Any]) -> None:
+        self._name = name
+        self._values = values
+        self.given = given
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self.__dict__["_values"][key]
+        except KeyError:
+            raise AttributeError(f"config section [{self._name}] has no key {key!r}") from None
+
+    def __repr__(self) -> str:
+        return f"Section({self._name!r}, {self._values!r})"
+
+
+class Config:
+    """The effective configuration: ``cfg.game.preset``, ``cfg.section("timing")["settle_ms"]``."""
+
+    def __init__(self, path: str, sections: dict[str, Section], schema: Schema, found: bool = True) -> None:
+        self.path = path
+        self.found = found  # False: the default file does not exist, every key has its default
+        self._sections = sections
+        self._schema = schema
+
+    def section(self, name: str) -> Section:
+        return self._sections[name]
+
+    def __getattr__(self, name: str) -> Section:
+        try:
+            return self.__dict__["_sections"][name]
+        except KeyError:
+            raise AttributeError(f"no config section [{name}]") from None
+
+    def as_dict(self) -> dict[str, dict[str, Any]]:
+        """Plain nested dicts of the effective values (for the journal header, for tests)."""
+        return {name: dict(sec) for name, sec in self._sections.items()}
+
+    def to_toml(self) -> str:
+        """The effective configuration as a commented TOML file that loads back to the same values."""
+        out = ["# slapbox configuration: the effective values, defaults filled in.",
+               "# Every key is optional; delete a line to get its default back.", ""]
+        for spec in self._schema.sections.values():
+            sec = self._sections[spec.name]
+            out += _comment(spec.doc)
+            out.append(f"[{spec.name}]")
+            tables = []
+            for f in spec.fields:
+                if f.kind == "table":
+                    tables.append(f)
+                    continue
+                doc = f.doc if f.kind == "any" else f"{f.doc} ({f.describe()})"
+                out += _comment(doc)
+                out.append(f"{_key(f.name)} = {toml_value(sec[f.name])}")
+            for f in tables:
+                out.append("")
+                out += _comment(f.doc)
+                out.append(f"[{spec.name}.{_key(f.name)}]")
+                for k, v in sec[f.name].items():
+                    if f.key_doc is not None:
+                        out += _comment(f.key_doc(k))
+                    out.append(f"{_key(k)} = {toml_value(v)}")
+            out.append("")
+        return "\n".join(out)
+
+
+def toml_value(value: Any) -> str:
+    """A value in TOML syntax. ``None`` is written ``"none"``, the config's word for "no value"."""
+    if value is None:
+        return '"none"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        # A JSON string (non-ASCII kept) is a valid TOML basic string.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _key(k: str) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
+
+
+def _comment(doc: str) -> list[str]:
+    lines: list[str] = []
+    for para in doc.splitlines():
+        lines += textwrap.wrap(para, width=98, break_on_hyphens=False) or [""]
+    return [f"# {line}".rstrip() for line in lines]
+
+
+def _did_you_mean(key: str, candidates: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _copy(v: Any) -> Any:
+    if isinstance(v, list):
+        return list(v)
+    if isinstance(v, dict):
+        return dict(v)
+    return v
+
+
+SCHEMA = Schema()
+register_section = SCHEMA.register_section
+
+
+def ms_to_ns(ms: float) -> int:
+    """A config duration in milliseconds as the clock's integer nanoseconds."""
+    return round(ms * 1_000_000)
+
+
+def resolve_path(path: str | None) -> tuple[str, bool]:
+    """The file to read and whether it was named explicitly (``--config`` or $SLAPBOX_CONFIG)."""
+    if path:
+        return path, True
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return env, True
+    return DEFAULT_PATH, False
+
+
+def load_config(path: str | None = None, *, schema: Schema | None = None) -> Config:
+    """Read and check the configuration file; a missing *default* file means every default."""
+    schema = schema if schema is not None else _program_schema()
+    path, explicit = resolve_path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        if not explicit:
+            cfg = schema.defaults()
+            cfg.path, cfg.found = path, False
+            return cfg
+        raise ConfigError([f"{path}: no such file"]) from None
+    except IsADirectoryError:
+        raise ConfigError([f"{path}: is a directory, expected a TOML file"]) from None
+    except OSError as e:
+        raise ConfigError([f"{path}: cannot read: {e.strerror or e}"]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise ConfigError([f"{path}: line {line}, column {col}: not UTF-8 text (save the file as UTF-8)"]) from None
+    try:
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError([f"{path}: {_syntax_error(str(e))}"]) from None
+    return schema.validate(parsed, path)
+
+
+def _syntax_error(msg: str) -> str:
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", msg)
+    if m:
+        return f"line {m[2]}, column {m[3]}: invalid TOML: {m[1][:1].lower()}{m[1][1:]}"
+    if m := re.fullmatch(r"(.*) \(at end of document\)", msg):
+        return f"end of file: invalid TOML: {m[1][:1].lower()}{m[1][1:]}"
+    return f"invalid TOML: {msg}"
+
+
+def _program_schema() -> Schema:
+    for name in SECTION_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+    return SCHEMA
+
+
+# --- [game]: what is played, by whom ------------------------------------------------------------
+
+DEFAULT_NAMES = ["Anna", "Ben", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo"]
+NAME_MAX = 16  # what fits under a seat on the small screen
+
+
+def _check_names(names: list[str]) -> list[str]:
+    for n in names:
+        if not n.strip():
+            raise ValueError("a name cannot be empty")
+        if len(n) > NAME_MAX:
+            raise ValueError(f"names are at most {NAME_MAX} characters, got {n!r}")
+    seen: set[str] = set()
+    for n in names:
+        if n in seen:  # statistics and the leaderboard are keyed by name
+            raise ValueError(f"each name must be different, got {n!r} twice")
+        seen.add(n)
+    return names
+
+
+def _check_bots(value: Any) -> Any:
+    if value == "free":
+        return value
+    if isinstance(value, list) and all(_is_int(v) for v in value):
+        if len(set(value)) != len(value):
+            raise ValueError(f"each seat at most once, got {show(value)}")
+        return value
+    raise ValueError(f"expected 'free' or a list of seat numbers, got {show(value)}")
+
+
+def _check_seed(value: Any) -> Any:
+    if value == "random" or (_is_int(value) and value >= 0):
+        return value
+    raise ValueError(f"expected 'random' or a whole number >= 0, got {show(value)}")
+
+
+def _option_doc(key: str) -> str:
+    spec = OPTIONS[key]
+    return f"{spec.doc} ({spec.describe()})"
+
+
+def _validate_game(values: dict[str, Any], err: ErrorFn) -> None:
+    preset = values.get("preset")
+    players = values.get("players")
+    if preset is not None and players is not None:
+        p = PRESETS[preset]
+        if not p.min_players <= players <= p.max_players:
+            err("players", f"{preset} takes {p.min_players} to {p.max_players} players, got {players}")
+            players = None
+    bots = values.get("bots")
+    if isinstance(bots, list) and players is not None:
+        outside = [b for b in bots if not 0 <= b < players]
+        if outside:
+            err("bots", f"seats are numbered 0 to {players - 1} for {players} players, got {show(outside)}")
+    given = values.get("options")
+    if given is None:
+        return
+    options: dict[str, Any] = dict(PRESETS[preset].defaults) if preset is not None else {}
+    for key, value in given.items():
+        opt = OPTIONS.get(key)
+        if opt is None:
+            known = [k for k, o in OPTIONS.items() if preset is None or preset in o.presets]
+            hint = _did_you_mean(key, OPTIONS)
+            where = f" of {preset}" if preset is not None else ""
+            err(f"options.{key}", "unknown option" + (hint or f"; the options{where} are: {', '.join(known)}"))
+            continue
+        try:
+            checked = opt.check(value)
+        except ValueError as e:
+            err(f"options.{key}", str(e))
+            continue
+        if preset is not None and preset not in opt.presets:
+            err(f"options.{key}", f"does not apply to {preset} (it applies to {', '.join(opt.presets)})")
+            continue
+        options[key] = checked
+    # Written in the rule book's order, so `config show` reads like RULES.md's table.
+    values["options"] = {k: options[k] for k in OPTIONS if k in options}
+
+
+GAME_FIELDS = (
+    Field("preset", "str", "bataille-corse", "the game played (RULES.md's presets)", choices=PRESET_NAMES),
+    Field("players", "int", 4, "seats at the table, within the preset's range: "
+          + ", ".join(f"{p.name} {p.min_players}-{p.max_players}" for p in PRESETS.values()),
+          low=2, high=11),
+    Field("names", "list[str]", DEFAULT_NAMES, "player names by seat; seats beyond the list are called by number",
+          check=_check_names),
+    Field("bots", "any", "free", 'seats played by the box: a list of seat numbers (0 is the first), '
+          'or "free" for every seat no station joined', check=_check_bots),
+    Field("bot_level", "str", "normal", "how quick and clever the bots are", choices=("easy", "normal", "hard")),
+    Field("seed", "any", "random", 'the game seed (a whole number >= 0 replays the same deal), or "random"',
+          check=_check_seed),
+    Field("options", "table", {}, "the rule options of RULES.md's table; only those of the preset are accepted\n"
+          "(the preset's defaults are filled in)", key_doc=_option_doc),
+)
+
+register_section("game", GAME_FIELDS, "What is played and by whom.", validate=_validate_game)
+
+
+# --- [timing]: the arbiter's and the table's clocks (DESIGN.md) ---------------------------------
+
+def _validate_timing(values: dict[str, Any], err: ErrorFn) -> None:
+    tie, settle = values.get("tie_window_ms"), values.get("settle_ms")
+    if tie is not None and settle is not None and tie > settle:
+        # A tie contender stamped after the decision was taken could not be heard.
+        err("tie_window_ms", f"must not exceed settle_ms ({_num(settle)}), got {_num(tie)}")
+    low, tempo = values.get("tempo_min_ms"), values.get("tempo_ms")
+    if low is not None and tempo is not None and low > tempo:
+        err("tempo_min_ms", f"must not exceed tempo_ms ({_num(tempo)}), got {_num(low)}")
+    release, stuck = values.get("release_ms"), values.get("stuck_ms")
+    if release is not None and stuck is not None and stuck <= release:
+        err("stuck_ms", f"must exceed release_ms ({_num(release)}), got {_num(stuck)}")
+
+
+TIMING_FIELDS = (
+    Field("settle_ms", "number", 8, "after the first valid slap, wait this long for earlier-stamped presses "
+          "still in flight", low=0.1, high=100),
+    Field("tie_window_ms", "number", 1, "slaps this close to the first are a tie, decided by the rotating "
+          "priority (at most settle_ms)", low=0.01, high=50),
+    Field("grace_ms", "number", 500, "after a pile is won, presses are ignored for at least this long "
+          "(a lost race is not a wrong slap)", low=1, high=5000),
+    Field("release_ms", "number", 20, "a button must stay up this long to count as released "
+          "(bounce never makes a second press)", low=1, high=500),
+    Field("stuck_ms", "number", 3000, "a button held longer is ignored until released", low=500, high=60000),
+    Field("collect_delay_ms", "number", 800, "pause before a won challenge is collected; a valid slap "
+          "during it wins the pile instead", low=1, high=5000),
+    Field("tempo_ms", "number", 900, "time between two automatic flips", low=100, high=10000),
+    Field("tempo_speedup", "number", 0.0, "fraction by which the tempo shortens per won pile "
+          "(0 keeps it steady)", low=0, high=0.5),
+    Field("tempo_min_ms", "number", 350, "the tempo never gets shorter than this", low=50, high=10000),
+    Field("auto_flip_timeout_ms", "number", 4000, "a seat with a FLIP button that has not flipped after "
+          "this long has its card flipped by the box", low=500, high=60000),
+)
+
+register_section("timing", TIMING_FIELDS, "Timings in milliseconds (fractions allowed); the arbiter's "
+                 "values are written in each journal header.", validate=_validate_timing)

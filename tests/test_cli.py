@@ -1,0 +1,250 @@
+"""The `slapbox` command frame: subcommands, help, one-line errors and exit codes, `config check/show`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import device.cli as cli
+import device.config as config
+from device.cli import main
+
+FAKE = textwrap.dedent('''\
+    """A test command that fails on demand (loaded only when chosen)."""
+
+    from device.rules.presets import PRESET_NAMES, resolve_options
+
+    IMPORTED = True
+
+
+    def add_arguments(parser):
+        parser.add_argument("--preset", choices=PRESET_NAMES, default="bataille-corse")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        parser.add_argument("--fail", choices=["deal", "config", "bug", "exit"])
+
+
+    def run(args):
+        options = dict(o.split("=", 1) for o in args.option)
+        resolve_options(args.preset, options)
+        if args.fail == "deal":
+            from device.rules.cards import DealError
+            raise DealError("deal: 3 packs for 4 players (they must agree)")
+        if args.fail == "config":
+            from device.config import ConfigError
+            raise ConfigError(["a.toml: game.players: bad", "a.toml: timing.settle_ms: bad"])
+        if args.fail == "bug":
+            raise RuntimeError("boom\\nsecond line")
+        if args.fail == "exit":
+            raise SystemExit(3)
+        print("ran", args.preset, getattr(args, "config", None))
+        return 0
+    ''')
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(config.ENV_VAR, raising=False)
+    monkeypatch.delenv("SLAPBOX_DEBUG", raising=False)
+    monkeypatch.setattr(config, "DEFAULT_PATH", str(tmp_path / "absent.toml"))
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
+    """A command `fake` from a module outside the package, to drive every kind of failure."""
+    d = tmp_path / "cmds"
+    d.mkdir()
+    (d / "slapbox_fake_cmd.py").write_text(FAKE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(d))
+    monkeypatch.setitem(cli.COMMANDS, "fake", "slapbox_fake_cmd")
+    yield str(d)
+    sys.modules.pop("slapbox_fake_cmd", None)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, text: str) -> str:
+    p = tmp_path / "config.toml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+# --- help and the command registry --------------------------------------------------------------
+
+def test_no_command_prints_help_and_succeeds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("usage: slapbox")
+    assert "config" in out
+
+
+def test_help_lists_every_command_with_its_docstring_without_importing_it(
+        capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    assert "fake" in out and "A test command that fails on demand" in out
+    assert "Check the configuration file" in out
+    assert "slapbox_fake_cmd" not in sys.modules
+
+
+def test_only_commands_whose_module_exists_are_offered(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(cli.COMMANDS, "ghost", "device.commands.ghost_not_written_yet")
+    assert "ghost" not in cli.available_commands()
+    code, _, err = run(capsys, "ghost")
+    assert code == 2
+    assert err.startswith("slapbox: error: argument COMMAND: invalid choice: 'ghost' (choose from ")
+    assert err.count("\n") == 1
+
+
+def test_each_command_has_help(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    for argv in (["config", "--help"], ["config", "check", "--help"], ["fake", "--help"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        assert out.startswith("usage: slapbox " + " ".join(argv[:-1]))
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert (code, out) == (0, "slapbox 0.1.0\n")
+
+
+# --- one-line errors and exit codes -------------------------------------------------------------
+
+def test_an_unknown_preset_names_the_accepted_ones(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, out, err = run(capsys, "fake", "--preset", "war")
+    assert code == 2 and out == ""
+    assert err == ("slapbox fake: error: argument --preset: invalid choice: 'war' (choose from "
+                   "'bataille-corse', 'strip-jack-naked', 'egyptian-ratscrew', 'bataille', 'paix', "
+                   "'norvegienne')\n")
+
+
+def test_unrecognised_arguments_are_blamed_on_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "config", "check", "--frobnicate")
+    assert code == 2
+    assert err == "slapbox config check: error: unrecognized arguments: --frobnicate\n"
+
+
+def test_a_missing_action_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "config")
+    assert code == 2
+    assert err == "slapbox config: error: the following arguments are required: {check,show}\n"
+
+
+def test_a_bad_rule_option_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, _, err = run(capsys, "fake", "--option", "wrong_slap=pot-3")
+    assert code == 2
+    assert err == ("slapbox fake: error: option 'wrong_slap': expected one of 'pot-2', 'pot-1', "
+                   "'lockout', 'none', got 'pot-3'\n")
+
+
+def test_a_bad_deal_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, _, err = run(capsys, "fake", "--fail", "deal")
+    assert (code, err) == (2, "slapbox fake: error: deal: 3 packs for 4 players (they must agree)\n")
+
+
+def test_a_config_error_in_a_command_is_one_line_per_error_exit_2(
+        capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, _, err = run(capsys, "fake", "--fail", "config")
+    assert (code, err) == (2, "a.toml: game.players: bad\na.toml: timing.settle_ms: bad\n")
+
+
+def test_an_internal_error_is_one_line_exit_70_without_traceback(
+        capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    code, _, err = run(capsys, "fake", "--fail", "bug")
+    assert code == 70
+    assert err == ("slapbox: internal error: RuntimeError: boom / second line "
+                   "(set SLAPBOX_DEBUG=1 to see the traceback)\n")
+
+
+def test_slapbox_debug_shows_the_traceback(capsys: pytest.CaptureFixture[str], fake: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLAPBOX_DEBUG", "1")
+    code, _, err = run(capsys, "fake", "--fail", "bug")
+    assert code == 70
+    assert "Traceback (most recent call last)" in err
+    assert err.endswith("slapbox: internal error: RuntimeError: boom / second line\n")
+
+
+def test_a_command_may_exit_with_its_own_status(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    assert run(capsys, "fake", "--fail", "exit")[0] == 3
+
+
+def test_config_may_be_given_before_or_after_the_command(capsys: pytest.CaptureFixture[str], fake: str) -> None:
+    assert run(capsys, "--config", "x.toml", "fake")[1] == "ran bataille-corse x.toml\n"
+    assert run(capsys, "fake", "--config", "y.toml")[1] == "ran bataille-corse y.toml\n"
+    assert run(capsys, "--config=z.toml", "fake")[1] == "ran bataille-corse z.toml\n"
+    assert run(capsys, "fake")[1] == "ran bataille-corse None\n"
+
+
+# --- slapbox config check / show ----------------------------------------------------------------
+
+def test_config_check_ok(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, '[game]\npreset = "paix"\nplayers = 3\n')
+    assert run(capsys, "config", "check", path) == (0, f"ok: {path}\n", "")
+    assert run(capsys, "--config", path, "config", "check") == (0, f"ok: {path}\n", "")
+    assert run(capsys, "config", "check") == \
+        (0, f"ok: {config.DEFAULT_PATH} (no such file: every key has its default)\n", "")
+
+
+def test_config_check_prints_every_error_and_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, '[game]\nplayers = 9\n[game.options]\nwrong_slap = "pot-3"\n')
+    code, out, err = run(capsys, "config", "check", path)
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"{path}: game.players: bataille-corse takes 2 to 8 players, got 9",
+        f"{path}: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'",
+    ]
+    missing = str(tmp_path / "missing.toml")
+    assert run(capsys, "config", "check", missing) == (1, "", f"{missing}: no such file\n")
+
+
+def test_config_show_prints_the_effective_configuration(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, '[game]\npreset = "norvegienne"\nplayers = 11\n[timing]\ntempo_ms = 700\n')
+    code, out, err = run(capsys, "config", "show", path)
+    assert (code, err) == (0, "")
+    assert out.startswith(f"# read from {path}\n")
+    shown = tomllib.loads(out)
+    assert shown["game"]["players"] == 11
+    assert shown["game"]["options"]["ace_on_seven"] is True
+    assert shown["timing"]["tempo_ms"] == 700
+    assert shown["timing"]["settle_ms"] == 8
+    (tmp_path / "shown.toml").write_text(out, encoding="utf-8")
+    assert config.load_config(str(tmp_path / "shown.toml")).as_dict() == config.load_config(path).as_dict()
+
+
+def test_config_show_of_a_bad_file_prints_the_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, "[game]\nplayers = 'x'\n")
+    assert run(capsys, "config", "show", path) == \
+        (1, "", f"{path}: game.players: expected a whole number from 2 to 11, got 'x'\n")
+
+
+# --- a real process ------------------------------------------------------------------------------
+
+def test_a_real_process_gives_one_line_and_no_traceback(fake: str, tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([fake, str(Path(cli.__file__).parents[1])])}
+    env.pop("SLAPBOX_DEBUG", None)
+    code = ("import device.cli as c; c.COMMANDS['fake'] = 'slapbox_fake_cmd'; "
+            "raise SystemExit(c.main())")
+    p = subprocess.run([sys.executable, "-c", code, "fake", "--option", "wrong_slap=pot-3"],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("slapbox fake: error: option 'wrong_slap': expected one of")
+    # `python -m device.cli` is the same program.
+    bad = write(tmp_path, "[game]\nplayers = 1\n")
+    p = subprocess.run([sys.executable, "-m", "device.cli", "config", "check", bad],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert (p.returncode, p.stdout) == (1, "")
+    assert p.stderr == f"{bad}: game.players: expected a whole number from 2 to 11, got 1\n"
