@@ -180,3 +180,12 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         value = getattr(event, f.name)
         d[f.name] = list(value) if isinstance(value, tuple) else value
     return d
+
+
+@dataclass(frozen=True, slots=True)
+class TookUp(Event):
+    """norvégienne: the stock is empty and ``seat``'s hand is too, so its face-up ``cards`` go into
+    its hand (RULES: "takes its 3 face-up cards into its hand")."""
+
+    seat: int
+    cards: tuple[int, ...]
