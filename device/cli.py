@@ -127,7 +127,7 @@ def _code(code: Any) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``slapbox ARGV``; returns the exit status (0 ok, 1 check failed, 2 bad input, 70 bug)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _glue_dash_values(list(sys.argv[1:] if argv is None else argv))
     prog = "slapbox"
     try:
         try:
@@ -168,6 +168,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _code(e.code)
     except Exception as e:  # noqa: BLE001 -- the user gets one line, the developer the traceback
         return _internal_error(e)
+
+
+# Options whose value may itself start with '-' (a deal of number cards: --deal ---K/-Q--).
+DASH_VALUED = ("--deal",)
+
+
+def _glue_dash_values(argv: list[str]) -> list[str]:
+    """``--deal -K-`` becomes ``--deal=-K-`` so that argparse does not take the value for an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in DASH_VALUED and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and argv[i + 1] != "--":
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
 
 
 def _internal_error(e: BaseException) -> int:

@@ -419,12 +419,16 @@ class ChallengeGame(Game):
                 nxt[t] = self._next(t)  # type: ignore[call-overload]
             flags = tuple(64 + f for f in self.in_play)
             p0, p1 = packs[0], packs[-1]
-            laid, rounds, tricks = self.laid, self.rounds, self.tricks
+            # Without slaps the pile only grows until it is won, so `laid` is derived from it.
+            laid_before_pile = self.laid - len(pile)
+            rounds, tricks = self.rounds, self.tricks
             owed, challenger, turn = self.owed, self.challenger, self.turn
-            paying, collector = self._paying, None
+            set_owed = owed + 1 if self._paying else owed  # what the challenge asked (for _paying)
+            collector = None
+            stop = limit - 1
             while True:
                 pack = packs[turn]
-                if len(pack) < 2 or rounds + 1 >= limit:
+                if len(pack) < 2 or rounds >= stop:
                     break
                 c = pack.popleft()
                 a = attempts_of[c]
@@ -433,19 +437,16 @@ class ChallengeGame(Game):
                         pack.appendleft(c)  # not laid after all: the full path settles it
                         break
                     pile.append(c)
-                    laid += 1
                     rounds += 1
-                    challenger, owed, paying = turn, a, False
+                    challenger = turn
+                    owed = set_owed = a
                     turn = nxt[turn]
                 elif owed:
                     pile.append(c)
-                    laid += 1
                     owed -= 1
                     if owed:
-                        paying = True
                         continue
                     rounds += 1
-                    paying = False
                     winner = challenger
                     won = packs[winner]  # type: ignore[index]
                     won.extend(pile)
@@ -455,6 +456,7 @@ class ChallengeGame(Game):
                             won.pop()
                         collector = winner
                         break
+                    laid_before_pile += len(pile)
                     pile.clear()
                     tricks += 1
                     challenger = None
@@ -470,12 +472,12 @@ class ChallengeGame(Game):
                         seen.add(key)
                 else:
                     pile.append(c)
-                    laid += 1
                     rounds += 1
                     turn = nxt[turn]
-            self.laid, self.rounds, self.tricks = laid, rounds, tricks
-            self.owed, self.challenger, self.turn, self._paying = owed, challenger, turn, paying
-            self.pile_base = laid - len(pile)
+            self.laid, self.rounds, self.tricks = laid_before_pile + len(pile), rounds, tricks
+            self.owed, self.challenger, self.turn = owed, challenger, turn
+            self._paying = 0 < owed < set_owed
+            self.pile_base = laid_before_pile
             if collector == -1:
                 self._finish(Outcome("loop", None), scratch)
             elif collector is not None:
