@@ -114,3 +114,21 @@ def test_the_same_seed_replays_to_the_same_final_state():
 def test_random_slap_games_keep_every_card_hypothesis(preset, seed):
     outcome, _ = random_table_game(preset, seed)
     assert outcome.termination in ("win", "draw", "limit")
+
+
+def test_brents_loop_finder_stops_at_the_first_repeat_like_the_set_of_every_position():
+    # Small random deals loop often; the fast loop (Brent's algorithm, then a replay to the first
+    # repeat) must stop on exactly the same card, trick and turn as remembering every position.
+    chooser = random.Random(2024)
+    loops = 0
+    for i in range(4000):
+        alphabet = ("--J", "---J", "-----JQKA")[i % 3]
+        packs = ["".join(chooser.choice(alphabet) for _ in range(chooser.randrange(3, 11)))
+                 for _ in range(chooser.choice((2, 2, 3)))]
+        spec = "/".join(packs)
+        fast = new_game("strip-jack-naked", deal_spec=spec, slapping=False)
+        slow = new_game("strip-jack-naked", deal_spec=spec, slapping=False)
+        assert fast.play_out() == Game.play_out(slow), spec
+        assert fast.state_key() == slow.state_key(), spec
+        loops += fast.outcome().termination == "loop"
+    assert loops > 40

@@ -84,6 +84,9 @@ class ChallengeGame(Game):
         self.tricks = self.rounds = 0
         self._outcome: Outcome | None = None
         self._seen: set[bytes] | None = None if self.slapping else set()
+        # Brent's cycle finder, used by play_out from the first card (see _brent_step):
+        # [saved key, saved turn, saved len(pack 0), power, lam] or None.
+        self._brent: list | None = None
 
         events: list[Event] = []
         self.start_events = events
@@ -254,6 +257,10 @@ class ChallengeGame(Game):
 
     def _trick_started(self, events: list[Event]) -> None:
         """Loop detection (simulator only: with slapping, a repeated position may still end)."""
+        if self._brent is not None:
+            if self._brent_step(events):
+                return
+            return
         if self._seen is None:
             return
         key = _position_key(self.packs, self.turn, tuple(64 + f for f in self.in_play))
@@ -392,15 +399,30 @@ class ChallengeGame(Game):
         variables: a seat laying from a pack that keeps a card, and a won challenge whose
         collection puts no seat out. Everything else (a pack running out, borrowing, the round
         limit, the end) is handed to the same methods ``apply`` uses, then the loop goes on.
+
+        Loops: from a fresh game, Brent's algorithm keeps one saved position instead of every
+        position (building a position's key costs more than playing its trick); once it finds
+        the cycle's length, ``_first_repeat`` replays the deal to stop exactly where the first
+        repeated position is reached, as the set of every position would have.
         """
         if self.slapping:
             return super().play_out(decide)
+        if self._seen is not None and self.laid == 0 and len(self._seen) == 1 and self._outcome is None:
+            key = next(iter(self._seen))
+            self._seen = None
+            self._brent = [key, self.turn, len(self.packs[0]), 1, 0]
+        self._run(None)
+        return self._outcome  # type: ignore[return-value]
+
+    def _run(self, stop_tricks: int | None) -> None:
+        """The simulator's loop; stops at the end, or at the trick start ``stop_tricks``."""
         packs, pile, attempts_of, seen = self.packs, self.pile, _ATTEMPTS_OF_CARD, self._seen
         norm = _LOOP_NORM
         last_card_out = self.last_card_out
         limit = self.max_rounds if self.max_rounds is not None else 1 << 62
+        stop_at = stop_tricks if stop_tricks is not None else -1
         scratch: list[Event] = []
-        while self._outcome is None:
+        while self._outcome is None and self.tricks != stop_at:
             if self.collector is not None:
                 self._collect(self.collector, "challenge", scratch)
             else:
@@ -409,7 +431,7 @@ class ChallengeGame(Game):
                     self._lay(scratch)
             self._after(scratch)
             scratch.clear()
-            if self._outcome is not None or self.collector is not None:
+            if self._outcome is not None or self.collector is not None or self.tricks == stop_at:
                 continue
             # Fast section, on locals; written back before any full-path call.
             n = len(packs)
@@ -419,6 +441,9 @@ class ChallengeGame(Game):
                 nxt[t] = self._next(t)  # type: ignore[call-overload]
             flags = tuple(64 + f for f in self.in_play)
             p0, p1 = packs[0], packs[-1]
+            brent = self._brent
+            if brent is not None:
+                b_key, b_turn, b_len0, b_power, b_lam = brent
             # Without slaps the pile only grows until it is won, so `laid` is derived from it.
             laid_before_pile = self.laid - len(pile)
             rounds, tricks = self.rounds, self.tricks
@@ -461,7 +486,19 @@ class ChallengeGame(Game):
                     tricks += 1
                     challenger = None
                     turn = winner  # type: ignore[assignment]
-                    if seen is not None:
+                    if brent is not None:  # _brent_step, inlined
+                        b_lam += 1
+                        if turn == b_turn and len(p0) == b_len0:
+                            key = (bytes((*p0, 255, *p1, 255, 64 + turn, *flags)).translate(norm)
+                                   if n == 2 else _position_key(packs, turn, flags))
+                            if key == b_key:
+                                collector = -2  # the cycle's length is b_lam
+                                break
+                        if b_lam == b_power:
+                            b_key = (bytes((*p0, 255, *p1, 255, 64 + turn, *flags)).translate(norm)
+                                     if n == 2 else _position_key(packs, turn, flags))
+                            b_turn, b_len0, b_power, b_lam = turn, len(p0), b_power * 2, 0
+                    elif seen is not None:
                         if n == 2:  # the same bytes as _position_key, spelt out for speed
                             key = bytes((*p0, 255, *p1, 255, 64 + turn, *flags)).translate(norm)
                         else:
@@ -470,6 +507,8 @@ class ChallengeGame(Game):
                             collector = -1  # a loop: finish through the full path below
                             break
                         seen.add(key)
+                    if tricks == stop_at:
+                        break
                 else:
                     pile.append(c)
                     rounds += 1
@@ -478,11 +517,54 @@ class ChallengeGame(Game):
             self.owed, self.challenger, self.turn = owed, challenger, turn
             self._paying = 0 < owed < set_owed
             self.pile_base = laid_before_pile
+            if brent is not None:
+                self._brent = [b_key, b_turn, b_len0, b_power, b_lam]
             if collector == -1:
                 self._finish(Outcome("loop", None), scratch)
+            elif collector == -2:
+                self._first_repeat(b_lam, scratch)
             elif collector is not None:
                 self.collector = collector
-        return self._outcome  # type: ignore[return-value]
+
+    def _brent_step(self, events: list[Event]) -> bool:
+        """One trick start under Brent's algorithm; True when the game ended in a loop."""
+        brent = self._brent
+        assert brent is not None
+        b_key, b_turn, b_len0, b_power, b_lam = brent
+        b_lam += 1
+        flags = tuple(64 + f for f in self.in_play)
+        if self.turn == b_turn and len(self.packs[0]) == b_len0:
+            if _position_key(self.packs, self.turn, flags) == b_key:
+                self._first_repeat(b_lam, events)
+                return True
+        if b_lam == b_power:
+            b_key = _position_key(self.packs, self.turn, flags)
+            b_turn, b_len0, b_power, b_lam = self.turn, len(self.packs[0]), b_power * 2, 0
+        self._brent = [b_key, b_turn, b_len0, b_power, b_lam]
+        return False
+
+    def _first_repeat(self, period: int, events: list[Event]) -> None:
+        """Brent found a cycle of ``period`` tricks: replay the deal to where the first repeated
+        position is reached (trick mu + period), take that state, and end the game in a loop."""
+        def fresh() -> ChallengeGame:
+            game = ChallengeGame(self.preset, self.options, self.dealt, self.streams, slapping=False)
+            game._seen = None
+            return game
+
+        def key(game: ChallengeGame) -> bytes:
+            return _position_key(game.packs, game.turn, tuple(64 + f for f in game.in_play))
+
+        behind, ahead = fresh(), fresh()
+        ahead._run(period)
+        while key(behind) != key(ahead):
+            behind._run(behind.tricks + 1)
+            ahead._run(ahead.tricks + 1)
+        for attr in ("packs", "in_play", "locked", "pile", "pot", "pile_base", "_pile_patterns",
+                     "turn", "owed", "challenger", "collector", "_paying", "laid", "paid",
+                     "tricks", "rounds"):
+            setattr(self, attr, getattr(ahead, attr))
+        self._brent = None
+        self._finish(Outcome("loop", None), events)
 
     # --- views ---------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
