@@ -1,0 +1,284 @@
+"""Reads the stations' buttons from the Pi's own GPIO pins (gpiozero, lgpio) and lights their LEDs.
+
+Wiring: every button between its GPIO pin and ground, with the pin's internal pull-up, so level 0
+means pressed. All library and kernel debounce is off: debounce filters report the END of a bounce
+train, and the slap must be stamped at the FIRST contact. Our own `Debouncer` takes the first
+falling edge as the press and locks the button until it is stably released.
+
+What the edge stamps are (read in gpiozero 2.0's ``pins/lgpio.py`` and ``pins/pi.py``): lgpio calls
+``LGPIOPin._call_when_changed(chip, gpio, level, ticks)`` from its own callback thread with the
+kernel's GPIO event timestamp ``ticks`` in integer nanoseconds (the GPIO character device's v2
+line events, stamped in the interrupt handler on CLOCK_MONOTONIC — the same clock as Python's
+``time.monotonic_ns``; lgpio's docs warn that very old kernels used the epoch instead, which
+``max_skew_ns`` below catches). gpiozero divides it by 1e9 and hands the pin's ``when_changed``
+callback ``(ticks, state)`` with ticks in float seconds; we turn that back into int ns at once
+(a double keeps whole nanoseconds for ~100 days of uptime, a few ns after that). lgpio also reports
+level 2 for a watchdog timeout, which is not an edge and is dropped. gpiozero holds
+``when_changed`` by a weak reference (``WeakMethod`` for a bound method, ``ref`` otherwise): a
+lambda would be collected and silently never called, so each pin's callback is a bound method of a
+`_PinWatch` that this backend keeps alive. ``MockPin`` calls the same callback with
+``(self._last_change, self._state)``, seconds from ``time.monotonic()``; `StampedMockPin` lets a test
+choose that stamp.
+
+Threads stop at the sink: the callback thread only runs the debouncer (under a lock, shared with
+`poll` on the main thread) and enqueues immutable events.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gpiozero import LED
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from device.clock import Clock, Handle
+from device.inputs.debounce import RELEASE_NS, STUCK_NS, Debouncer
+from device.inputs.press import MENU_STATION, Sink, make_sink
+
+__all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
+           "check_pins", "MENU_STUCK_NS"]
+
+#: the MENU button is held 5 s on purpose (shutdown); only call it stuck much later
+MENU_STUCK_NS = 60_000_000_000
+#: BCM GPIO numbers a 40-pin header offers
+GPIO_RANGE = range(0, 28)
+
+
+class GpioConfigError(ValueError):
+    """A pin map that cannot work (pin out of range, pin used twice, too many stations)."""
+
+
+@dataclass(frozen=True)
+class StationPins:
+    """The BCM GPIO numbers of one station: its SLAP button, optional FLIP button and LED."""
+
+    slap: int
+    flip: int | None = None
+    led: int | None = None
+
+
+def check_pins(stations: Sequence[StationPins], menu_pin: int | None) -> None:
+    """Raise `GpioConfigError` naming the first problem of a pin map."""
+    if not 1 <= len(stations) <= 8:
+        raise GpioConfigError(f"gpio: {len(stations)} stations, expected 1 to 8")
+    used: dict[int, str] = {}
+    wanted = [(f"station {i} {role}", getattr(sp, role))
+              for i, sp in enumerate(stations) for role in ("slap", "flip", "led")]
+    wanted.append(("menu", menu_pin))
+    for what, pin in wanted:
+        if pin is None:
+            if what.endswith("slap"):
+                raise GpioConfigError(f"gpio: {what} pin is missing, expected a GPIO number")
+            continue
+        if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
+            raise GpioConfigError(f"gpio: {what} pin {pin!r}, expected a BCM GPIO number 0..27")
+        if pin in used:
+            raise GpioConfigError(f"gpio: GPIO{pin} is used twice ({used[pin]} and {what})")
+        used[pin] = what
+
+
+class StampedMockPin(MockPin):
+    """A gpiozero mock pin whose edges carry a stamp chosen by the caller (for virtual time)."""
+
+    def drive(self, level: int, t_ns: int) -> None:
+        """Set the input to ``level`` (0 = pressed) as if the edge was stamped at ``t_ns``."""
+        assert self._function == "input"
+        level_b = bool(level)
+        if self._state == level_b:
+            return
+        self._state = level_b
+        self._last_change = t_ns / 1e9  # what lgpio's ticks look like once gpiozero got them
+        wanted = ("both", "rising") if level_b else ("both", "falling")
+        if self._edges in wanted and self._when_changed is not None:
+            self._call_when_changed()
+
+
+def make_factory(name: str = "lgpio") -> Any:
+    """A gpiozero pin factory by name: ``lgpio`` (a Raspberry Pi) or ``mock`` (anywhere)."""
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory  # imports lgpio: only on a Pi
+        return LGPIOFactory()
+    if name == "mock":
+        return MockFactory(pin_class=StampedMockPin)
+    raise GpioConfigError(f"gpio: pin factory {name!r}, expected lgpio or mock")
+
+
+class _PinWatch:
+    """Owns one input pin's callback (gpiozero keeps only a weak reference to it)."""
+
+    def __init__(self, owner: GpioInputs, pin: Any, debouncer: Debouncer) -> None:
+        self.owner = owner
+        self.pin = pin
+        self.debouncer = debouncer
+
+    def on_edge(self, ticks: float, state: int) -> None:
+        """gpiozero's ``when_changed(ticks, state)``, on lgpio's callback thread."""
+        self.owner._edge(self.debouncer, ticks, state)
+
+
+class GpioInputs:
+    """The GPIO backend: buttons in (as `Press`/`Stuck`/`Unstuck` on the sink), LEDs out.
+
+    The main thread calls `poll(now_ns)` at `next_deadline()` to report releases and stuck
+    buttons; presses themselves are enqueued at once from the callback thread.
+    """
+
+    def __init__(self, stations: Sequence[StationPins], sink: Any, *,
+                 menu_pin: int | None = None, factory: Any = None, clock: Clock | None = None,
+                 release_ns: int = RELEASE_NS, stuck_ns: int = STUCK_NS,
+                 menu_stuck_ns: int = MENU_STUCK_NS, lag_ns: int = 2_000_000,
+                 max_skew_ns: int = 1_000_000_000, source: str = "gpio") -> None:
+        """``lag_ns``: edges stamped more than this before ``poll``'s now are assumed delivered.
+        ``max_skew_ns``: a stamp further than this from ``clock``'s now is not on the monotonic
+        clock (an old kernel's epoch stamps); such edges are stamped with the clock instead."""
+        stations = tuple(stations)
+        check_pins(stations, menu_pin)
+        self._sink: Sink = make_sink(sink)
+        self._factory = factory if factory is not None else make_factory("lgpio")
+        self._clock = clock
+        self._lag = lag_ns
+        self._max_skew = max_skew_ns
+        self._lock = threading.Lock()
+        self._watches: list[_PinWatch] = []  # strong references for gpiozero's weak ones
+        self._leds: list[LED | None] = []
+        self._blinks: dict[int, Handle] = {}
+        self.stamp_fallbacks = 0  # edges whose kernel stamp was not on the monotonic clock
+        self.stations = stations
+        self.menu_pin = menu_pin
+        pins = [p for sp in stations for p in (sp.slap, sp.flip) if p is not None]
+        if menu_pin is not None:
+            pins.append(menu_pin)
+        self._factory.reserve_pins(self, *pins)
+        try:
+            t0 = clock.now_ns() if clock is not None else 0
+            for i, sp in enumerate(stations):
+                self._watch(sp.slap, i, "slap", source, release_ns, stuck_ns, t0)
+                if sp.flip is not None:
+                    self._watch(sp.flip, i, "flip", source, release_ns, stuck_ns, t0)
+                self._leds.append(None if sp.led is None
+                                  else LED(sp.led, pin_factory=self._factory))
+            if menu_pin is not None:
+                self._watch(menu_pin, MENU_STATION, "menu", source, release_ns, menu_stuck_ns, t0)
+        except BaseException:
+            self.close()
+            raise
+
+    def _conflicts_with(self, other: object) -> bool:
+        """gpiozero's reservation protocol: no other device may share our pins."""
+        return True
+
+    def _watch(self, number: int, station: int, button: str, source: str, release_ns: int,
+               stuck_ns: int, t0: int) -> None:
+        pin = self._factory.pin(number)
+        # order matters on lgpio: setting function cancels the alert callback and setting pull
+        # re-claims the line, so the callback is attached last
+        pin.function = "input"
+        pin.pull = "up"
+        pin.bounce = None  # lgpio: kernel debounce 0 (it would stamp the end of the bounce)
+        pin.edges = "both"
+        level = 1 if pin.state else 0
+        deb = Debouncer(station, button, self._sink, source=source, release_ns=release_ns,
+                        stuck_ns=stuck_ns, level=level, t_ns=t0)
+        watch = _PinWatch(self, pin, deb)
+        self._watches.append(watch)
+        pin.when_changed = watch.on_edge
+
+    # --- inputs ------------------------------------------------------------------------------
+
+    def _edge(self, deb: Debouncer, ticks: float, state: int) -> None:
+        if state > 1:
+            return  # lgpio watchdog timeout: no level change
+        t_ns = round(ticks * 1e9)
+        if self._clock is not None:
+            now = self._clock.now_ns()
+            if abs(now - t_ns) > self._max_skew:
+                self.stamp_fallbacks += 1
+                t_ns = now
+        with self._lock:
+            deb.edge(1 if state else 0, t_ns)
+
+    def next_deadline(self) -> int | None:
+        """When `poll` next has a release or a stuck button to report, or None."""
+        with self._lock:
+            ds = [d for w in self._watches if (d := w.debouncer.next_deadline()) is not None]
+        return min(ds) + self._lag if ds else None
+
+    def poll(self, now_ns: int) -> None:
+        """Report releases and stuck buttons due by ``now_ns`` (minus the delivery lag)."""
+        horizon = now_ns - self._lag
+        with self._lock:
+            for w in self._watches:
+                w.debouncer.poll(horizon)
+
+    def stuck(self) -> list[tuple[int, str]]:
+        """(station, button) of every button currently stuck."""
+        with self._lock:
+            return [(w.debouncer.station, w.debouncer.button)
+                    for w in self._watches if w.debouncer.stuck]
+
+    # --- LEDs --------------------------------------------------------------------------------
+
+    def _led(self, station: int) -> LED | None:
+        if not isinstance(station, int) or not 0 <= station < len(self._leds):
+            raise GpioConfigError(f"gpio: LED of station {station!r}, expected a station "
+                                  f"0..{len(self._leds) - 1}")
+        return self._leds[station]
+
+    def set_led(self, station: int, on: bool) -> None:
+        """Light (or not) the station's LED; stops any blink. No LED wired: nothing happens."""
+        led = self._led(station)
+        handle = self._blinks.pop(station, None)
+        if handle is not None:
+            handle.cancel()
+        if led is not None:
+            led.value = 1 if on else 0
+
+    def blink(self, station: int, times: int | None = 3, on_ns: int = 150_000_000,
+              off_ns: int = 150_000_000) -> None:
+        """Blink the station's LED ``times`` times (None: until `set_led`), on the clock."""
+        if self._clock is None:
+            raise GpioConfigError("gpio: blink needs the clock (pass clock= to GpioInputs)")
+        led = self._led(station)
+        self.set_led(station, False)
+        if led is None:
+            return
+        clock = self._clock
+        left = [times]
+
+        def step(on: bool) -> None:
+            led.value = 1 if on else 0
+            if not on:
+                if left[0] is not None:
+                    left[0] -= 1
+                    if left[0] <= 0:
+                        self._blinks.pop(station, None)
+                        return
+            self._blinks[station] = clock.call_at(clock.now_ns() + (on_ns if on else off_ns),
+                                                  lambda: step(not on))
+
+        step(True)
+
+    # --- lifetime ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Detach callbacks, switch LEDs off, free the pins."""
+        for handle in self._blinks.values():
+            handle.cancel()
+        self._blinks.clear()
+        for w in self._watches:
+            w.pin.when_changed = None
+        self._watches.clear()
+        for led in self._leds:
+            if led is not None:
+                led.close()
+        self._leds.clear()
+        self._factory.release_all(self)
+
+    def __enter__(self) -> GpioInputs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
