@@ -277,12 +277,15 @@ class ChallengeGame(Game):
             raise IllegalAction(f"there is no seat {seat}")
         if self.locked[seat]:
             raise IllegalAction(f"seat {seat} is locked out until the pile is next won")
-        k = self.laid if at_card is None else at_card
-        if k > self.laid:
-            raise IllegalAction(f"card {k} has not been laid yet")
-        if k < self.pile_base or (k == self.pile_base and self.pile):
-            raise IllegalAction(f"card {k} is no longer on the pile (the pile was won since)")
-        pattern = self._pile_patterns[k - self.pile_base - 1] if k > self.pile_base else None
+        if at_card is None:  # judged on the pile as it is now
+            pattern = self._pile_patterns[-1] if self._pile_patterns else None
+        else:
+            k = at_card
+            if k > self.laid:
+                raise IllegalAction(f"card {k} has not been laid yet")
+            if k < self.pile_base or k == self.pile_base > 0:
+                raise IllegalAction(f"card {k} is no longer on the pile (the pile was won since)")
+            pattern = self._pile_patterns[k - self.pile_base - 1] if k > self.pile_base else None
         if pattern is not None:
             self._collect(seat, "slap:" + pattern, events)
             return

@@ -1,0 +1,115 @@
+"""The journal: every game's inputs and judgements as JSON lines, append-only, flushed per record.
+
+A header (software version, preset, options, seed, dealt packs, seats and stations, arbiter and
+table settings), then every input in the order the table received it (presses with their stamp
+*and* arrival, `shown`, ticks of the table's time, players' decisions) and every judgement and
+rules event. Flushed after each record and fsync'd at every won pile and at the end, so a crash or
+a power cut loses at most the line being written: a torn last line is tolerated on reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+JOURNAL_VERSION = 1
+INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause")
+OUTPUT_KINDS = ("judge", "event", "end", "refused")
+
+
+class JournalError(ValueError):
+    """A journal file that cannot be read: names the file, the line and what was expected."""
+
+
+class FileJournal:
+    """Appends records to one file; ``sync()`` makes them durable (fsync)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def sync(self) -> None:
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self.sync()
+            self._file.close()
+
+
+class MemoryJournal:
+    """Keeps records in a list (tests, replay)."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+        self.syncs = 0
+
+    def write(self, record: dict[str, Any]) -> None:
+        # A copy through JSON: exactly what a file would hold (tuples become lists ...).
+        self.records.append(json.loads(json.dumps(record, ensure_ascii=False)))
+
+    def sync(self) -> None:
+        self.syncs += 1
+
+    def close(self) -> None:
+        pass
+
+
+def default_dir(service: bool = False) -> Path:
+    """``/var/lib/slapbox`` for the service; ``$XDG_STATE_HOME/slapbox`` (~/.local/state) otherwise."""
+    if service:
+        return Path("/var/lib/slapbox")
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "slapbox"
+
+
+def journal_name(preset: str, seed: int | None, stamp: str) -> str:
+    """``20261129-221500-bataille-corse-1234.jsonl`` (``stamp``: the wall time, for humans)."""
+    safe = re.sub(r"[^0-9A-Za-z-]", "", stamp)
+    return f"{safe}-{preset}-{'deal' if seed is None else seed}.jsonl"
+
+
+def read_journal(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+    """(header, records after it, warnings). A torn last line is dropped with a warning; any other
+    unreadable line is a JournalError naming the file and line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the journal: {e.strerror or e}") from None
+    lines = data.split(b"\n")
+    torn = lines[-1] != b""  # a complete file ends with a newline
+    if not torn:
+        lines.pop()
+    records: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for i, raw in enumerate(lines, start=1):
+        last = i == len(lines)
+        try:
+            record = json.loads(raw.decode("utf-8"))
+            if not isinstance(record, dict) or not isinstance(record.get("k"), str):
+                raise ValueError("not a record")
+        except (ValueError, UnicodeDecodeError):
+            if last and (torn or i > 1):
+                warnings.append(f"{path}: line {i}: torn last line ignored (the game was cut off "
+                                "while writing it)")
+                break
+            raise JournalError(f"{path}: line {i}: expected one JSON object with a \"k\" "
+                               f"(record kind), got {raw[:60]!r}") from None
+        records.append(record)
+    if not records or records[0].get("k") != "header":
+        raise JournalError(f"{path}: line 1: expected the journal header (a record with "
+                           "\"k\": \"header\")")
+    header = records.pop(0)
+    if header.get("version") != JOURNAL_VERSION:
+        raise JournalError(f"{path}: line 1: journal version {header.get('version')!r}; this "
+                           f"slapbox reads version {JOURNAL_VERSION}")
+    return header, records, warnings

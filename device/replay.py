@@ -1,0 +1,85 @@
+"""Replays a journal: feeds its recorded inputs to a fresh table in journal order and checks that
+every judgement and every rules event comes out the same. The same file replays the same on any
+machine (nothing here reads a clock; bots' presses and decisions are in the journal as inputs)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from device.inputs.press import Press, Stuck, Unstuck
+from device.journal import OUTPUT_KINDS, JournalError, MemoryJournal, read_journal
+from device.rules.actions import action_from_dict
+from device.session import make_table, spec_from_header
+from device.table import Shown, Table
+
+
+class ReplayMismatch(Exception):
+    """The first record where the replayed game differs from the journal."""
+
+
+@dataclass
+class ReplayResult:
+    path: Path
+    inputs: int
+    checked: int
+    warnings: list[str]
+    finished: bool
+    table: Table
+
+
+def _line_of(records: list[dict[str, Any]]) -> list[int]:
+    return [i + 2 for i in range(len(records))]  # the header is line 1
+
+
+def replay(path: str | Path) -> ReplayResult:
+    """Replay ``path``; raises ReplayMismatch naming the first difference, JournalError if unreadable."""
+    path = Path(path)
+    head, records, warnings = read_journal(path)
+    try:
+        spec = spec_from_header(head)
+    except (KeyError, TypeError, ValueError) as e:
+        raise JournalError(f"{path}: line 1: the header cannot rebuild the game ({e})") from None
+    produced = MemoryJournal()
+    table = make_table(spec, start_ns=head["start_ns"], journal=produced, write_header=False)
+    expected = [(line, r) for line, r in zip(_line_of(records), records) if r["k"] in OUTPUT_KINDS]
+    inputs = 0
+    for line, r in zip(_line_of(records), records):
+        k = r["k"]
+        try:
+            if k == "press":
+                table.submit(Press(r["station"], r["button"], r["edge"], r["t"], r["source"]), r["arrival"])
+            elif k == "shown":
+                table.submit(Shown(r["card"], r["t"]))
+            elif k in ("stuck", "unstuck"):
+                cls = Stuck if k == "stuck" else Unstuck
+                table.submit(cls(r["station"], r["button"], r["t"]))
+            elif k == "tick":
+                table.advance(r["t"])
+            elif k == "decide":
+                table.decide(r["seat"], action_from_dict(r["action"]), r["t"])
+            elif k == "pause":
+                table.pause(r["on"])
+            else:
+                continue
+        except (KeyError, TypeError, ValueError) as e:
+            raise JournalError(f"{path}: line {line}: a {k!r} record that cannot be replayed ({e})") from None
+        inputs += 1
+    got = [r for r in produced.records if r["k"] in OUTPUT_KINDS]
+    for i, (line, want) in enumerate(expected):
+        if i >= len(got):
+            raise ReplayMismatch(f"{path}: line {line}: the journal has {_show(want)}, the replay "
+                                 "produced nothing more")
+        if got[i] != want:
+            raise ReplayMismatch(f"{path}: line {line}: the journal has {_show(want)}, the replay "
+                                 f"gives {_show(got[i])}")
+    finished = any(r["k"] == "end" for r in records)
+    if len(got) > len(expected) and finished:
+        raise ReplayMismatch(f"{path}: the replay produced more than the journal: {_show(got[len(expected)])}")
+    return ReplayResult(path, inputs, len(expected), warnings, finished, table)
+
+
+def _show(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,123 @@
+"""Drives a table through time: delivers inputs, advances the table, hands its output to the
+outputs, and plays the bots' hands and minds.
+
+Virtual time (`run_virtual`): jump from deadline to deadline; a whole game takes milliseconds and
+comes out the same every time. Real time is the screen's main loop (device.app), built on the same
+`Runner.dispatch`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from device.clock import Clock, VirtualClock
+from device.inputs.bots import SlapBot
+from device.inputs.press import Press
+from device.inputs.script import ScriptedPress
+from device.rules.bots import RuleBot
+from device.table import DecisionNeeded, Shown, Table, ToShow
+
+MS = 1_000_000
+Output = Callable[[Any, int], None]
+
+
+class Runner:
+    """One game's loop parts; the presenter reports `Shown` (headless: at once)."""
+
+    def __init__(self, table: Table, clock: Clock, *, hands: dict[int, SlapBot] | None = None,
+                 minds: dict[int, RuleBot] | None = None, outputs: list[Output] | None = None,
+                 headless: bool = True, think_ns: int = 700 * MS, latency_ns: int = 0) -> None:
+        self.table = table
+        self.clock = clock
+        self.hands = hands or {}
+        self.minds = minds or {}
+        self.outputs = outputs or []
+        self.headless = headless
+        self.think_ns = think_ns
+        self.latency_ns = latency_ns
+        self._deciding: set[int] = set()
+
+    def schedule_script(self, script: list[ScriptedPress]) -> None:
+        """Scripted presses, each delivered at its arrival time on the clock."""
+        start = self.table.start_ns
+        for sp in script:
+            press = sp.press(start)
+            self.clock.call_at(start + sp.arrival_ns, _Deliver(self.table, press, start + sp.arrival_ns))
+
+    def dispatch(self, now_ns: int) -> None:
+        """Hand everything the table produced to the presenter, the bots and the outputs."""
+        while True:
+            items = self.table.drain()
+            if not items:
+                return
+            for item in items:
+                if isinstance(item, ToShow) and self.headless:
+                    self.shown(item.card, now_ns)
+                elif isinstance(item, DecisionNeeded):
+                    self._think(item.seat, now_ns)
+                for out in self.outputs:
+                    out(item, now_ns)
+
+    def shown(self, card: int, t_ns: int) -> None:
+        """The presenter reports a card visible at ``t_ns``; the bots see it too."""
+        self.table.submit(Shown(card, t_ns))
+        if not self.hands:
+            return
+        slappable = self.table._slappable_at(card)
+        game = self.table.game
+        locked = getattr(game, "locked", ())
+        for seat, hand in self.hands.items():
+            if seat < len(locked) and locked[seat] or not self.table.slapping:
+                continue
+            stamp = hand.react(t_ns, slappable)
+            if stamp is not None:
+                press = Press(seat, "slap", "press", stamp, "bot")
+                arrival = stamp + self.latency_ns
+                self.clock.call_at(arrival, _Deliver(self.table, press, arrival))
+
+    def _think(self, seat: int, now_ns: int) -> None:
+        mind = self.minds.get(seat)
+        if mind is None or seat in self._deciding:
+            return
+        self._deciding.add(seat)
+
+        def decide() -> None:
+            self._deciding.discard(seat)
+            if self.table.pending_decision() == seat:
+                t = self.clock.now_ns()
+                self.table.decide(seat, mind.choose(self.table.game, seat), t)
+                self.dispatch(t)
+        self.clock.call_at(now_ns + self.think_ns, decide)
+
+    def run_virtual(self, *, limit_ns: int | None = None) -> None:
+        """Play in virtual time until the game ends, nothing more can happen, or ``limit_ns``."""
+        clock = self.clock
+        assert isinstance(clock, VirtualClock)
+        table = self.table
+        self.dispatch(clock.now_ns())
+        while table.game.outcome() is None:
+            deadlines = [t for t in (table.next_deadline(), clock.next_deadline()) if t is not None]
+            if not deadlines:
+                return  # waiting for a person
+            t = min(deadlines)
+            if limit_ns is not None and t > limit_ns:
+                return
+            t = max(t, clock.now_ns())
+            clock.advance_to(t)  # bots' and scripts' presses arrive (their call_at callbacks)
+            self.dispatch(t)
+            table.advance(t)
+            self.dispatch(t)
+        self.dispatch(clock.now_ns())
+
+
+class _Deliver:
+    """A press delivered to the table at its arrival time (a strong reference the clock keeps)."""
+
+    __slots__ = ("table", "press", "arrival")
+
+    def __init__(self, table: Table, press: Press, arrival: int) -> None:
+        self.table, self.press, self.arrival = table, press, arrival
+
+    def __call__(self) -> None:
+        self.table.submit(self.press, self.arrival)

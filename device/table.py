@@ -1,0 +1,476 @@
+"""The table: the one coordinator. It says *when* (tempo, turns, timers, the collect delay) and what
+a press *means* (a slap, a flip, a join), feeds slaps to the arbiter and actions to the rules.
+
+It is a deterministic state machine over its inputs: ``submit(Press | Stuck | Unstuck | Shown)``,
+``decide(seat, action)`` and ``advance(now_ns)``. Nothing in it reads a clock: the runner passes
+the time. Everything it receives is written to the journal in the order received, with every
+judgement it makes, so ``slapbox replay`` can feed the same inputs to a fresh table and check that
+every judgement comes out the same.
+
+Outputs (the screen, LEDs, sound, bots) read ``drain()``: the rules' typed events plus the table's
+own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back is `Shown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from device.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlap
+from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
+from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
+from device.rules.base import Game, IllegalAction
+from device.rules.cards import is_face
+from device.rules.events import CollectPending, Event, GameOver, Laid, LockedOut, PileWon, Played, event_to_dict
+from device.rules.presets import PRESETS
+
+MS = 1_000_000
+MAX_SEATS = 8
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """When things happen (the config's [timing] section, in nanoseconds)."""
+
+    flip_mode: str = "auto"            # auto: the box turns cards at the tempo; buttons: FLIP
+    tempo_ns: int = 900 * MS           # between two cards
+    tempo_speedup: float = 0.0         # the tempo shortens by this fraction per won pile ...
+    tempo_min_ns: int = 350 * MS       # ... down to this
+    auto_flip_timeout_ns: int = 4000 * MS  # buttons mode: the box flips for a seat that waits
+    first_card_ns: int = 1500 * MS     # from the start to the first card
+    pile_pause_ns: int = 1200 * MS     # after a won pile, before the winner's first card
+
+    def __post_init__(self) -> None:
+        if self.flip_mode not in ("auto", "buttons"):
+            raise ValueError(f"flip_mode: expected 'auto' or 'buttons', got {self.flip_mode!r}")
+        if not 0.0 <= self.tempo_speedup <= 0.5:
+            raise ValueError(f"tempo_speedup: expected 0 to 0.5, got {self.tempo_speedup}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits where: a station's player, or a bot (whose station buttons are ignored)."""
+
+    seat: int
+    name: str
+    station: int | None = None
+    bot: bool = False
+    level: str = "normal"
+
+
+def assign_seats(players: int, stations: list[int], names: list[str], *, bots: str | list[int] = "free",
+                 level: str = "normal") -> list[Seat]:
+    """Seats go to the stations that joined, in station order; bots take the free seats."""
+    joined = sorted(set(stations))[:players]
+    bot_seats = set(range(len(joined), players)) if bots == "free" else set(bots)  # type: ignore[arg-type]
+    seats = []
+    station_iter = iter(joined)
+    for s in range(players):
+        is_bot = s in bot_seats
+        station = None if is_bot else next(station_iter, None)
+        if station is None:
+            is_bot = True
+        name = names[s] if s < len(names) else f"{s + 1}"
+        seats.append(Seat(s, name, station, is_bot, level))
+    return seats
+
+
+# --- what the table tells its outputs (besides the rules' events) -------------------------
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Input from the presenter: card number ``card`` became visible at ``t_ns``."""
+
+    card: int
+    t_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToShow:
+    """Card number ``card`` (1, 2, ... for the whole game) was laid: draw it, then report Shown."""
+
+    card: int
+    seat: int
+    face: int
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The arbiter's judgement of a press, with the seat it concerns."""
+
+    seat: int
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class StationStuck:
+    station: int
+    button: str
+    stuck: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionNeeded:
+    seat: int
+
+
+@dataclass
+class SeatStats:
+    """What the end-of-game screen and `demo` report per seat."""
+
+    slaps_won: int = 0
+    wrong_slaps: int = 0
+    reactions_ns: list[int] = field(default_factory=list)  # valid slaps: stamp - card shown
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.reactions_ns
+        return {"slaps_won": self.slaps_won, "wrong_slaps": self.wrong_slaps,
+                "reactions": len(r), "mean_reaction_ms": round(sum(r) / len(r) / MS, 1) if r else None,
+                "fastest_reaction_ms": round(min(r) / MS, 1) if r else None}
+
+
+class Journal(Protocol):
+    """Where the table writes its records (device.journal has the file and memory kinds)."""
+
+    def write(self, record: dict[str, Any]) -> None: ...
+
+    def sync(self) -> None: ...
+
+
+class Table:
+    """Runs one game: see the module docstring."""
+
+    def __init__(self, game: Game, seats: list[Seat], *, start_ns: int,
+                 arbiter: ArbiterSettings | None = None, settings: TableSettings | None = None,
+                 journal: Journal | None = None, header: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.seats = list(seats)
+        self.settings = settings or TableSettings()
+        self.arbiter_settings = arbiter or ArbiterSettings()
+        self.family = PRESETS[game.preset].family
+        self.slapping = bool(getattr(game, "slapping", False))
+        streams = getattr(game, "streams")
+        self.arbiter = Arbiter(MAX_SEATS, streams["ties"], self.arbiter_settings) if self.slapping else None
+        self._journal = journal
+        self.start_ns = start_ns
+        self.now_ns = start_ns
+        self.tempo_ns = self.settings.tempo_ns
+        self._timers: dict[str, int] = {}
+        self._outbox: list[Any] = []
+        self.card_no = 0  # cards laid on the table so far (what ToShow and Shown count)
+        self.shown_at: dict[int, int] = {}
+        self.stats = [SeatStats() for _ in self.seats]
+        self.longest_chain = 0
+        self._chain = 0
+        self.stuck: set[tuple[int, str]] = set()
+        self.paused = False
+        self._collect_at: int | None = None  # when a won challenge was due to be collected
+        self._won_at: int | None = None
+        self._station_seat = {s.station: s.seat for s in self.seats if s.station is not None and not s.bot}
+        if header is not None:
+            self._record({"k": "header", **header})
+        self._emit(getattr(game, "start_events", []))
+        if game.outcome() is None:
+            if self.family == "shedding":
+                self._outbox.append(DecisionNeeded(game.current_seat()))  # type: ignore[arg-type]
+            else:
+                self._timers["flip"] = start_ns + self.settings.first_card_ns
+
+    # --- inputs ----------------------------------------------------------------------------
+    def submit(self, item: Press | Stuck | Unstuck | Shown, arrival_ns: int | None = None) -> None:
+        """An input, in the order it reached the table (``arrival_ns``: when; default its stamp)."""
+        arrival = item.t_ns if arrival_ns is None else arrival_ns
+        if isinstance(item, Shown):
+            self._record({"k": "shown", "card": item.card, "t": item.t_ns})
+            self._on_shown(item)
+        elif isinstance(item, Press):
+            self._record({"k": "press", "station": item.station, "button": item.button,
+                          "edge": item.edge, "t": item.t_ns, "arrival": arrival, "source": item.source})
+            self._on_press(item, arrival)
+        elif isinstance(item, (Stuck, Unstuck)):
+            self._record({"k": "stuck" if isinstance(item, Stuck) else "unstuck",
+                          "station": item.station, "button": item.button, "t": item.t_ns})
+            key = (item.station, item.button)
+            if isinstance(item, Stuck):
+                self.stuck.add(key)
+            else:
+                self.stuck.discard(key)
+            self._outbox.append(StationStuck(item.station, item.button, isinstance(item, Stuck)))
+        else:
+            raise TypeError(f"table: cannot take {item!r} as an input")
+
+    def decide(self, seat: int, action: Action, now_ns: int) -> list[Event]:
+        """A player's (or bot's) choice for a game that waits for one; IllegalAction if refused."""
+        pending = self.pending_decision()
+        if pending is None or pending != seat:
+            raise IllegalAction(f"seat {seat} has no decision to make now")
+        if action.seat != seat:
+            raise IllegalAction(f"seat {seat} cannot decide for seat {action.seat}")
+        self.now_ns = max(self.now_ns, now_ns)
+        events = self.game.apply(action)  # raises IllegalAction, before anything is recorded
+        self._record({"k": "decide", "seat": seat, "action": action_to_dict(action), "t": now_ns})
+        self._emit(events)
+        if self.game.outcome() is None and self.family == "shedding":
+            self._outbox.append(DecisionNeeded(self.game.current_seat()))  # type: ignore[arg-type]
+        return events
+
+    def pending_decision(self) -> int | None:
+        """The seat whose choice the game waits for (norvégienne), or None."""
+        if self.family != "shedding" or self.game.outcome() is not None:
+            return None
+        return self.game.current_seat()
+
+    def legal_decisions(self) -> list[Action]:
+        return self.game.legal_actions() if self.pending_decision() is not None else []
+
+    # --- time ------------------------------------------------------------------------------
+    def next_deadline(self) -> int | None:
+        times = list(self._timers.values())
+        if self.arbiter is not None:
+            d = self.arbiter.next_deadline()
+            if d is not None:
+                times.append(d)
+        if not times or self.paused and self.arbiter is None:
+            return None
+        return min(times)
+
+    def advance(self, now_ns: int) -> None:
+        """Do everything due at or before ``now_ns``, in time order."""
+        due = self.next_deadline()
+        if due is None or due > now_ns:
+            self.now_ns = max(self.now_ns, now_ns)
+            return
+        self._record({"k": "tick", "t": now_ns})
+        while True:
+            t_timer = min(self._timers.values(), default=None)
+            t_arb = self.arbiter.next_deadline() if self.arbiter is not None else None
+            if t_arb is not None and t_arb <= now_ns and (t_timer is None or t_arb <= t_timer):
+                self.now_ns = max(self.now_ns, t_arb)
+                for decision in self.arbiter.advance(t_arb):  # type: ignore[union-attr]
+                    self._on_decision(decision)
+            elif t_timer is not None and t_timer <= now_ns:
+                name = min(self._timers, key=self._timers.__getitem__)
+                del self._timers[name]
+                self.now_ns = max(self.now_ns, t_timer)
+                self._on_timer(name)
+            else:
+                break
+        self.now_ns = max(self.now_ns, now_ns)
+
+    def pause(self, on: bool) -> None:
+        """The menu is open: no card is laid while paused (slaps in flight are still judged)."""
+        if on == self.paused:
+            return
+        self.paused = on
+        self._record({"k": "pause", "on": on, "t": self.now_ns})
+        if on:
+            self._paused_timers = dict(self._timers)
+            self._timers.clear()
+        else:
+            shift = self.settings.first_card_ns
+            self._timers = {k: self.now_ns + shift for k in getattr(self, "_paused_timers", {})}
+
+    def drain(self) -> list[Any]:
+        """Everything that happened since the last call, for the outputs."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    # --- presses -------------------------------------------------------------------------
+    def seat_of_press(self, press: Press) -> int | None:
+        if press.source == "bot":
+            return press.station  # a bot presses as its seat
+        return self._station_seat.get(press.station)
+
+    def _on_press(self, press: Press, arrival: int) -> None:
+        if press.edge != "press" or press.station == MENU_STATION:
+            return
+        if (press.station, press.button) in self.stuck and press.source != "bot":
+            return
+        game = self.game
+        if game.outcome() is not None:
+            return
+        seat = self.seat_of_press(press)
+        if seat is None:
+            self._maybe_join(press)
+            return
+        if self.seats[seat].bot and press.source != "bot":
+            return  # a bot seat's buttons are ignored
+        if press.button == "slap":
+            if self.arbiter is not None:
+                self.arbiter.press(seat, press.t_ns, arrival)
+        elif press.button == "flip":
+            if self.settings.flip_mode == "buttons" and game.current_seat() == seat \
+                    and "flip" in self._timers and not self.paused:
+                self._timers.pop("flip")
+                self.now_ns = max(self.now_ns, arrival)
+                self._lay()
+
+    def _maybe_join(self, press: Press) -> None:
+        """A station without a seat that presses during a game joins it, where the rules allow."""
+        seat = len(self.seats)
+        if press.source == "bot" or press.station < 0 or not any(
+                isinstance(a, Join) for a in self.game.legal_actions()):
+            return
+        events = self.game.apply(Join(seat))
+        name = f"{seat + 1}"
+        self.seats.append(Seat(seat, name, press.station, False))
+        self.stats.append(SeatStats())
+        self._station_seat[press.station] = seat
+        self._emit(events)
+
+    def _on_shown(self, shown: Shown) -> None:
+        self.shown_at.setdefault(shown.card, shown.t_ns)
+        if self.arbiter is not None:
+            slappable = self._slappable_at(shown.card)
+            self.arbiter.shown(shown.card, shown.t_ns, slappable)
+
+    def _slappable_at(self, card: int) -> bool:
+        game = self.game
+        base = getattr(game, "pile_base", 0)
+        patterns = getattr(game, "_pile_patterns", [])
+        i = card - base - 1
+        return 0 <= i < len(patterns) and patterns[i] is not None
+
+    # --- judgements ------------------------------------------------------------------------
+    def _on_decision(self, decision: Decision) -> None:
+        seat = decision.station  # the arbiter's stations are the table's seats
+        self._record({"k": "judge", **decision.to_dict()})
+        self._outbox.append(Judged(seat, decision))
+        game = self.game
+        if game.outcome() is not None:
+            return
+        if isinstance(decision, Award):
+            self.stats[seat].slaps_won += 1
+            shown = self.shown_at.get(decision.card)
+            if shown is not None:
+                for s, t in decision.contenders + decision.runners_up:
+                    self.stats[s].reactions_ns.append(t - shown)
+            self._apply(Slap(seat, at_card=decision.card))
+        elif isinstance(decision, WrongSlap):
+            self.stats[seat].wrong_slaps += 1
+            at = decision.card
+            base = getattr(game, "pile_base", 0)
+            if at is None or at <= base:
+                # pressed on a pile that has been won since, or before any card: judged on the
+                # first card of the pile now (one card is never slappable), or on the empty table
+                at = base + 1 if getattr(game, "pile", None) else None
+            self._apply(Slap(seat, at_card=at))
+
+    # --- timers ----------------------------------------------------------------------------
+    def _on_timer(self, name: str) -> None:
+        if self.game.outcome() is not None:
+            return
+        if name == "flip":
+            self._lay()
+        elif name == "collect":
+            # A slap stamped during the collect delay may still be in flight: wait the settle
+            # time for it, let the arbiter judge it first; a valid one wins the pile instead.
+            if self.arbiter is not None and self._collect_at is None:
+                self._collect_at = self.now_ns
+                self._timers["collect"] = self.now_ns + self.arbiter_settings.settle_ns
+                return
+            pending = self.arbiter.next_deadline() if self.arbiter is not None else None
+            if pending is not None:
+                self._timers["collect"] = pending
+                return
+            collector = getattr(self.game, "collector", None)
+            if collector is None:
+                collector = next(a.seat for a in self.game.legal_actions() if isinstance(a, Collect))
+            self._won_at = self._collect_at  # the window closed when the pile was due to go
+            self._apply(Collect(collector))
+            self._won_at = None
+
+    def _lay(self) -> None:
+        seat = self.game.current_seat()
+        if seat is None:
+            return
+        self._apply(Lay(seat))
+
+    def _apply(self, action: Action) -> None:
+        try:
+            events = self.game.apply(action)
+        except IllegalAction as e:
+            # The rules refused what the table inferred (it should not happen): keep playing.
+            self._record({"k": "refused", "action": action_to_dict(action), "why": str(e)})
+            self._reschedule(pile_won=False)
+            return
+        self._emit(events)
+
+    def _emit(self, events: list[Event]) -> None:
+        """Record and publish the rules' events; schedule what they call for."""
+        pile_won = False
+        for e in events:
+            self._record({"k": "event", **event_to_dict(e)})
+            self._outbox.append(e)
+            if isinstance(e, (Laid, Played)):
+                cards = [e.card] if isinstance(e, Laid) else list(e.cards)
+                for c in cards:
+                    self.card_no += 1
+                    self._outbox.append(ToShow(self.card_no, e.seat, c))
+                    if self.family == "challenge" and is_face(c):
+                        self._chain += 1  # faces answering faces: the challenge chain grows
+                        self.longest_chain = max(self.longest_chain, self._chain)
+            elif isinstance(e, PileWon):
+                pile_won = True
+                self._chain = 0
+                if self.arbiter is not None:
+                    self.arbiter.pile_won(self.now_ns if self._won_at is None else self._won_at)
+                    for s in range(MAX_SEATS):
+                        self.arbiter.set_locked(s, False)
+                self.tempo_ns = max(self.settings.tempo_min_ns,
+                                    int(self.tempo_ns * (1.0 - self.settings.tempo_speedup)))
+            elif isinstance(e, LockedOut) and self.arbiter is not None:
+                self.arbiter.set_locked(e.seat, True)
+            elif isinstance(e, GameOver):
+                self._timers.clear()
+                self._record({"k": "end", "outcome": e.termination, "winner": e.winner,
+                              "t": self.now_ns}, sync=True)
+        if pile_won:
+            self._sync()
+        self._reschedule(pile_won)
+
+    def _reschedule(self, pile_won: bool) -> None:
+        game = self.game
+        if game.outcome() is not None or self.family == "shedding" or self.paused:
+            return
+        waiting = getattr(game, "collector", None) is not None or (
+            game.current_seat() is None and any(isinstance(a, Collect) for a in game.legal_actions()))
+        if waiting:
+            self._timers.pop("flip", None)
+            if "collect" not in self._timers:
+                self._timers["collect"] = self.now_ns + self.arbiter_settings.collect_delay_ns
+                self._collect_at = None
+            return
+        self._timers.pop("collect", None)
+        if game.current_seat() is None:
+            return
+        if pile_won:
+            self._timers["flip"] = self.now_ns + self.settings.pile_pause_ns
+        elif "flip" not in self._timers:
+            seat = game.current_seat()
+            wait = self.tempo_ns
+            if self.settings.flip_mode == "buttons" and not self.seats[seat].bot:  # type: ignore[index]
+                wait = self.settings.auto_flip_timeout_ns
+            self._timers["flip"] = self.now_ns + wait
+
+    # --- journal ---------------------------------------------------------------------------
+    def _record(self, record: dict[str, Any], sync: bool = False) -> None:
+        if self._journal is not None:
+            self._journal.write(record)
+            if sync:
+                self._journal.sync()
+
+    def _sync(self) -> None:
+        if self._journal is not None:
+            self._journal.sync()
+
+    # --- views -----------------------------------------------------------------------------
+    def seat_stats(self) -> list[dict[str, Any]]:
+        return [{"seat": s.seat, "name": s.name, "bot": s.bot, **st.to_dict()}
+                for s, st in zip(self.seats, self.stats)]
+
+
+__all__ = ["Table", "TableSettings", "Seat", "assign_seats", "Shown", "ToShow", "Judged",
+           "StationStuck", "DecisionNeeded", "SeatStats", "CollectPending", "Ignored"]
