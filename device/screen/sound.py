@@ -1,0 +1,171 @@
+"""The box's sounds, synthesised at start-up (no files): flip, slap, wrong slap, win, game over.
+
+A box without a sound card still plays: ``Sounds.open`` then returns a silent object and logs one
+line. Waveforms are computed with the standard library at the mixer's own rate and format.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from array import array
+from collections.abc import Callable
+from functools import lru_cache
+from random import Random
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+log = logging.getLogger("slapbox.sound")
+
+NAMES = ("flip", "slap", "wrong", "win", "game_over")
+
+Wave = Callable[[float], float]  # time in seconds -> sample in -1..1
+
+
+def _envelope(t: float, length: float, attack: float = 0.004, release: float = 0.03) -> float:
+    """Linear fade in and out so no sound starts or stops with a click."""
+    if t < attack:
+        return t / attack
+    if t > length - release:
+        return max(0.0, (length - t) / release)
+    return 1.0
+
+
+def _tone(freq: float, t: float) -> float:
+    return math.sin(2 * math.pi * freq * t)
+
+
+def _notes(freqs: tuple[float, ...], each: float, last: float) -> tuple[Wave, float]:
+    """An arpeggio: each note ``each`` seconds, the last one held ``last`` seconds."""
+    length = each * (len(freqs) - 1) + last
+
+    def wave(t: float) -> float:
+        i = min(int(t / each), len(freqs) - 1)
+        start = i * each
+        dur = each if i < len(freqs) - 1 else last
+        local = t - start
+        decay = math.exp(-3 * local / dur)
+        f = freqs[i]
+        # A little of the octave makes a sine sound like a bell rather than a test tone.
+        return decay * _envelope(local, dur, release=0.02) * (0.8 * _tone(f, t) + 0.2 * _tone(2 * f, t))
+
+    return wave, length
+
+
+@lru_cache(maxsize=4)
+def _noise(rate: int) -> tuple[float, ...]:
+    rng = Random(7)  # fixed: the same box always makes the same sounds
+    return tuple(rng.random() * 2 - 1 for _ in range(rate))
+
+
+def _waves(rate: int) -> dict[str, tuple[Wave, float]]:
+    noise = _noise(rate)
+
+    def flip(t: float) -> float:
+        # A short filtered-noise swish.
+        n = noise[int(t * rate) % rate]
+        return 0.6 * n * math.exp(-t / 0.012) * _envelope(t, 0.06, attack=0.002, release=0.01)
+
+    def slap(t: float) -> float:
+        # A thump whose pitch drops, with a noise crack on top.
+        thump = _tone(140 * math.exp(-t / 0.05) + 60, t) * math.exp(-t / 0.06)
+        crack = noise[int(t * rate) % rate] * math.exp(-t / 0.008)
+        return (0.7 * thump + 0.5 * crack) * _envelope(t, 0.16, attack=0.001)
+
+    def wrong(t: float) -> float:
+        # Two falling buzzer notes: odd harmonics of a square-ish wave.
+        f = 220 if t < 0.15 else 165
+        local = t if t < 0.15 else t - 0.15
+        w = 2 * math.pi * f * t
+        sq = math.sin(w) + math.sin(3 * w) / 3 + math.sin(5 * w) / 5 + math.sin(7 * w) / 7
+        return 0.5 * sq * _envelope(local, 0.15, release=0.02)
+
+    return {
+        "flip": (flip, 0.06),
+        "slap": (slap, 0.16),
+        "wrong": (wrong, 0.30),
+        "win": _notes((523.25, 659.25, 783.99, 1046.5), 0.08, 0.35),
+        "game_over": _notes((392.0, 523.25, 659.25, 783.99, 1046.5), 0.12, 0.6),
+    }
+
+
+@lru_cache(maxsize=16)
+def _synth_bytes(name: str, rate: int, channels: int) -> bytes:
+    return synthesize(name, rate, channels).tobytes()
+
+
+def synthesize(name: str, rate: int, channels: int = 1) -> array:
+    """Signed 16-bit samples of sound ``name`` at ``rate`` Hz, channels interleaved."""
+    waves = _waves(rate)
+    if name not in waves:
+        raise ValueError(f"sound {name!r}: expected one of {', '.join(NAMES)}")
+    wave, length = waves[name]
+    mono = array("h", [int(max(-1.0, min(1.0, wave(i / rate))) * 28000) for i in range(int(length * rate))])
+    if channels == 1:
+        return mono
+    out = array("h", bytes(2 * len(mono) * channels))
+    for ch in range(channels):
+        out[ch::channels] = mono
+    return out
+
+
+def _check_volume(volume: float) -> float:
+    if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not 0 <= volume <= 1:
+        raise ValueError(f"volume {volume!r}: expected a number from 0 to 1")
+    return float(volume)
+
+
+class Sounds:
+    """The box's sounds; silent (``silent`` True) when no audio device could be opened."""
+
+    def __init__(self, sounds: dict[str, pygame.mixer.Sound] | None, volume: float) -> None:
+        self._sounds = sounds or {}
+        self.silent = sounds is None
+        self.volume = volume
+        self.set_volume(volume)
+
+    @classmethod
+    def open(cls, volume: float = 0.8) -> Sounds:
+        """Open the mixer and build every sound; a silent object (one warning) if that fails."""
+        volume = _check_volume(volume)
+        try:
+            if not pygame.mixer.get_init():
+                pygame.mixer.init()
+            init = pygame.mixer.get_init()
+            if not init:
+                raise pygame.error("mixer did not start")
+            rate, fmt, channels = init
+            if fmt != -16:
+                # Our samples are signed 16-bit; ask again for that format on an odd device.
+                pygame.mixer.quit()
+                pygame.mixer.init(frequency=rate, size=-16, channels=channels)
+                rate, fmt, channels = pygame.mixer.get_init()
+            sounds = {n: pygame.mixer.Sound(buffer=_synth_bytes(n, rate, channels)) for n in NAMES}
+        except (pygame.error, NotImplementedError) as e:
+            # NotImplementedError: a pygame built without SDL_mixer.
+            log.warning("no audio device (%s): the box plays without sound", str(e).strip() or type(e).__name__)
+            return cls(None, volume)
+        return cls(sounds, volume)
+
+    def play(self, name: str) -> None:
+        """Play sound ``name`` (one of NAMES); nothing when silent."""
+        if name not in NAMES:
+            raise ValueError(f"sound {name!r}: expected one of {', '.join(NAMES)}")
+        sound = self._sounds.get(name)
+        if sound is not None and self.volume > 0:
+            sound.play()
+
+    def set_volume(self, volume: float) -> None:
+        """0 (mute) to 1."""
+        self.volume = _check_volume(volume)
+        for s in self._sounds.values():
+            s.set_volume(self.volume)
+
+    def close(self) -> None:
+        """Stop and release the mixer."""
+        if not self.silent:
+            pygame.mixer.quit()
+        self._sounds = {}
+        self.silent = True
