@@ -8,6 +8,8 @@ comes out the same every time. Real time is the screen's main loop (device.app),
 
 from __future__ import annotations
 
+import queue
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -109,6 +111,53 @@ class Runner:
             table.advance(t)
             self.dispatch(t)
         self.dispatch(clock.now_ns())
+
+    def run_realtime(self, inbox: queue.SimpleQueue | None = None, *, until_ns: int | None = None,
+                     stop: Callable[[], bool] = lambda: False, tick_ns: int | None = None,
+                     on_tick: Callable[[int], None] | None = None) -> None:
+        """The real-time loop without a screen: block on the input queue until the next deadline,
+        then deliver, advance and dispatch. ``on_tick`` runs at least every ``tick_ns`` (the
+        service's watchdog, a frame)."""
+        clock = self.clock
+        table = self.table
+        while table.game.outcome() is None and not stop():
+            now = clock.now_ns()
+            if until_ns is not None and now >= until_ns:
+                break
+            self.step(now, inbox)
+            if on_tick is not None:
+                on_tick(now)
+            deadlines = [t for t in (table.next_deadline(), clock.next_deadline(), until_ns)
+                         if t is not None]
+            if tick_ns is not None:
+                deadlines.append(now + tick_ns)
+            wait_ns = max(0, min(deadlines) - clock.now_ns()) if deadlines else 50 * MS
+            if inbox is None:
+                if wait_ns:
+                    time.sleep(wait_ns / 1e9)
+                continue
+            try:
+                item = inbox.get(timeout=wait_ns / 1e9) if wait_ns else inbox.get_nowait()
+            except queue.Empty:
+                continue
+            table.submit(item, clock.now_ns())
+        self.dispatch(clock.now_ns())
+
+    def step(self, now: int, inbox: queue.SimpleQueue | None = None) -> None:
+        """One pass of the loop: inputs that arrived, due timers (bots, scripts), the table."""
+        if inbox is not None:
+            while True:
+                try:
+                    item = inbox.get_nowait()
+                except queue.Empty:
+                    break
+                self.table.submit(item, now)
+        run_due = getattr(self.clock, "run_due", None)
+        if run_due is not None:
+            run_due(now)
+        self.dispatch(now)
+        self.table.advance(now)
+        self.dispatch(now)
 
 
 class _Deliver:

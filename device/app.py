@@ -1,0 +1,685 @@
+"""The box you play: the composition root of `slapbox play` and its main loop.
+
+Everything is chosen here, by name, once: the input backend (keyboard | gpio | script:FILE), the
+screen (an SDL window, fullscreen kmsdrm, or none), sound, LEDs, the journal. Then one loop, in
+order: read inputs (stamped at the source), run the clock's due callbacks (bots, scripts), advance
+the table, hand its output to the feed, sound and LEDs, build the scene, draw what changed, flip,
+report `Shown` for the cards that flip first drew, wait for the next input or deadline.
+
+Outside a game (attract mode, menus, game over) any station drives the menus: tap = next, hold =
+choose. During a game station buttons are only slaps and flips; the MENU button (Esc in developer
+mode) pauses, and holding it 5 s asks for a safe shutdown (never run in developer mode).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import queue
+import shlex
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.arbiter import ArbiterSettings, Award, WrongSlap
+from device.clock import MonotonicClock
+from device.config import Config, ms_to_ns
+from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
+from device.journal import FileJournal, default_dir, journal_name
+from device.menu import TEMPOS, Menu, Settings
+from device.rules.events import GameOver, PileWon
+from device.runner import Runner
+from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
+from device.stats import FILE_NAME, Leaderboard
+from device.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
+
+log = logging.getLogger("slapbox")
+MS = 1_000_000
+HOLD_NS = 600 * MS          # a press held this long is a "hold" (choose) outside a game
+SHUTDOWN_HOLD_NS = 5000 * MS
+FRAME_NS = 16 * MS          # while something moves on screen
+IDLE_WAIT_NS = 250 * MS     # the longest the loop sleeps when nothing is due
+
+
+@dataclass
+class Options:
+    """What `slapbox play` was asked for (config merged with the command line)."""
+
+    settings: Settings
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = False
+    driver: str = ""
+    source: str = "keyboard"
+    seed: int | None = None
+    packs: list[list[int]] | None = None
+    journal: str = ""  # "" default dir, "none", or a folder
+    service: bool = False
+    headless: bool = False
+    start_now: bool = False  # straight into a game (no menu): --preset/--deal/--players given
+    all_bots: bool = False   # every seat a bot (watch them play)
+    shutdown_command: str = "systemctl poweroff"
+    idle_attract_ns: int = 90_000 * MS
+    arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
+    timing: dict[str, Any] = field(default_factory=dict)
+    pins: dict[str, Any] = field(default_factory=dict)
+
+
+def table_settings(opts: Options) -> TableSettings:
+    t = opts.timing
+    tempo = ms_to_ns(TEMPOS.get(opts.settings.tempo, t.get("tempo_ms", 900)))
+    if opts.settings.tempo == "custom":
+        tempo = ms_to_ns(t.get("tempo_ms", 900))
+    return TableSettings(flip_mode=opts.settings.flip_mode, tempo_ns=tempo,
+                         tempo_speedup=float(t.get("tempo_speedup", 0.0)),
+                         tempo_min_ns=min(tempo, ms_to_ns(t.get("tempo_min_ms", 350))),
+                         auto_flip_timeout_ns=ms_to_ns(t.get("auto_flip_timeout_ms", 4000)))
+
+
+def arbiter_settings(cfg: Config) -> ArbiterSettings:
+    t = cfg.section("timing")
+    return ArbiterSettings(settle_ns=ms_to_ns(t["settle_ms"]), tie_ns=ms_to_ns(t["tie_window_ms"]),
+                           grace_ns=ms_to_ns(t["grace_ms"]), release_ns=ms_to_ns(t["release_ms"]),
+                           stuck_ns=ms_to_ns(t["stuck_ms"]),
+                           collect_delay_ns=ms_to_ns(t["collect_delay_ms"]))
+
+
+def journal_folder(opts: Options) -> Path | None:
+    if opts.journal == "none":
+        return None
+    return Path(opts.journal) if opts.journal else default_dir(service=opts.service)
+
+
+# --- input backends, chosen by name ---------------------------------------------------------
+class Inputs:
+    """The stations' buttons from one backend; presses land in ``inbox`` (the thread boundary)."""
+
+    def __init__(self, source: str, opts: Options, clock: MonotonicClock, wake: Any = None) -> None:
+        self.source = source
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.gpio = None
+        self.keyboard = None
+        self.script: list | None = None
+        self._wake = wake
+        if source == "gpio":
+            from device.inputs.gpio import GpioInputs, StationPins, make_factory
+            pins = opts.pins
+            stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
+            self.gpio = GpioInputs(stations, self._sink, menu_pin=pins.get("menu"),
+                                   factory=make_factory(pins.get("factory", "lgpio")), clock=clock,
+                                   release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns)
+        elif source.startswith("script:"):
+            from device.inputs.script import load_script
+            self.script = load_script(source.split(":", 1)[1])
+        elif source != "keyboard":
+            raise ValueError(f"input {source!r}: expected keyboard, gpio or script:FILE")
+
+    def _sink(self, item: Any) -> None:
+        # Runs on gpiozero's callback thread: only enqueue, then wake the main loop.
+        self.inbox.put(item)
+        if self._wake is not None:
+            self._wake()
+
+    def stations(self) -> int:
+        if self.gpio is not None:
+            return len(self.gpio.stations)
+        return 8
+
+    def set_led(self, station: int, on: bool) -> None:
+        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
+            self.gpio.set_led(station, on)
+
+    def blink(self, station: int, times: int, on_ns: int) -> None:
+        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
+            self.gpio.blink(station, times=times, on_ns=on_ns)
+
+    def close(self) -> None:
+        if self.gpio is not None:
+            self.gpio.close()
+
+
+# --- a game at the table --------------------------------------------------------------------
+class Match:
+    """One game: its table, runner (bots, scripts), journal and feed."""
+
+    def __init__(self, opts: Options, clock: MonotonicClock, stations: list[int], *,
+                 attract: bool = False, feed_factory: Any = None, script: list | None = None,
+                 headless: bool = False, on_item: Any = None) -> None:
+        s = opts.settings
+        players = max(s.players, len(stations)) if not attract else s.players
+        from device.rules.presets import PRESETS
+        spec_p = PRESETS[s.preset]
+        if opts.packs is not None and not attract:
+            players = len(opts.packs)
+        players = max(spec_p.min_players, min(players, spec_p.max_players))
+        seats = assign_seats(players, [] if attract else stations, opts.names, bots="free", level=s.level)
+        seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
+        self.spec = GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
+                             opts.arbiter, table_settings(opts))
+        self.attract = attract
+        self.journal = None
+        folder = None if attract else journal_folder(opts)
+        start = clock.now_ns()
+        wall = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        if folder is not None:
+            try:
+                self.journal = FileJournal(folder / journal_name(s.preset, seed, wall))
+            except OSError as e:
+                log.warning("journal: cannot write in %s (%s); playing without a journal", folder, e)
+        self.table: Table = make_table(self.spec, start_ns=start, journal=self.journal, wall=wall)
+        self.feed = feed_factory(self.table) if feed_factory else None
+        self.on_item = on_item
+        self.runner = Runner(self.table, clock, hands=bot_hands(self.table),
+                             minds=bot_minds(self.table), headless=headless, outputs=[self._out])
+        if script:
+            self.runner.schedule_script(script)
+
+    def _out(self, item: Any, now: int) -> None:
+        if self.feed is not None:
+            self.feed.push(item, now)
+        if self.on_item is not None:
+            self.on_item(item, self)
+
+    @property
+    def over(self) -> bool:
+        return self.table.game.outcome() is not None
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+
+
+def run_headless(opts: Options) -> int:
+    """`slapbox play --headless`: the real clock, no screen; bots fill free seats."""
+    clock = MonotonicClock()
+    # No window, so no keyboard: the buttons come from GPIO or a script, bots fill the other seats.
+    inputs = Inputs(opts.source, opts, clock) if opts.source != "keyboard" else None
+    stations: list[int] = []
+    if inputs is not None and inputs.gpio is not None:
+        stations = list(range(inputs.stations()))
+    elif inputs is not None and inputs.script:
+        stations = sorted({p.station for p in inputs.script if p.station >= 0})
+    match = Match(opts, clock, stations, script=inputs.script if inputs else None, headless=True)
+    print(f"slapbox play --headless: {opts.settings.preset}, {len(match.table.seats)} seats, seed "
+          f"{match.spec.seed}" + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
+    try:
+        match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS)
+    except KeyboardInterrupt:
+        print("slapbox play: stopped", flush=True)
+        return 130
+    finally:
+        match.close()
+        if inputs is not None:
+            inputs.close()
+    print(_result_line(match.table), flush=True)
+    return 0
+
+
+def _result_line(table: Table) -> str:
+    outcome = table.game.outcome()
+    if outcome is None:
+        return "game unfinished"
+    names = {s.seat: s.name for s in table.seats}
+    if outcome.winner is not None:
+        return f"{outcome.termination}: seat {outcome.winner} ({names[outcome.winner]}) wins"
+    return f"{outcome.termination}: no winner"
+
+
+def run_virtual_fallback(opts: Options, reason: str) -> int:
+    """No display could open: say so in one line and play a bots' game in virtual time."""
+    from device.clock import VirtualClock
+    print(f"slapbox play: no display ({reason}); playing a bots' game in virtual time instead",
+          flush=True)
+    s = opts.settings
+    seats = assign_seats(s.players, [], opts.names, bots="free", level=s.level)
+    options = dict(s.options)
+    options.setdefault("max_rounds", 2000)
+    spec = GameSpec(s.preset, opts.seed if opts.seed is not None else 1, seats, options, opts.packs,
+                    opts.arbiter, table_settings(opts))
+    clock = VirtualClock(0)
+    table = make_table(spec, start_ns=0)
+    Runner(table, clock, hands=bot_hands(table), minds=bot_minds(table)).run_virtual()
+    game = table.game
+    print(f"{s.preset}, {len(seats)} bots, seed {spec.seed}: {_result_line(table)} after "
+          f"{game.cards} cards, {game.tricks} tricks, {game.rounds} turns", flush=True)
+    return 0
+
+
+# --- the screen app -------------------------------------------------------------------------
+class App:
+    """Attract mode, menus, the game, pause, pass-the-box, game over: one state at a time."""
+
+    def __init__(self, opts: Options, display: Any) -> None:
+        import pygame
+
+        from device.screen import scene as sc
+        from device.screen.feed import Feed
+        from device.screen.render import Renderer
+        from device.screen.sound import Sounds
+
+        self.pg = pygame
+        self.sc = sc
+        self.opts = opts
+        self.display = display
+        self.renderer = Renderer()
+        self.clock = MonotonicClock()
+        self._wake_type = pygame.event.custom_type()
+        self.inputs = Inputs(opts.source, opts, self.clock, wake=self._post_wake)
+        self.keyboard = None
+        from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource, describe_keys
+        self.keyboard = KeyboardSource(DEFAULT_KEYS)
+        self.key_help = describe_keys(DEFAULT_KEYS, 8)
+        self.sounds = Sounds.open(opts.settings.volume / 100)
+        self.Feed = Feed
+        self.leaderboard = Leaderboard(None if journal_folder(opts) is None
+                                       else journal_folder(opts) / FILE_NAME)  # type: ignore[operator]
+        self.menu = Menu(opts.settings, dev_mode=not opts.service)
+        self.mode = "attract"
+        self.joined: list[int] = []
+        self.match: Match | None = None
+        self.running = True
+        self.help = False
+        self.message: list[str] | None = None
+        self.shown: set[int] = set()
+        self.last_scene: Any = None
+        self.held: dict[int, int] = {}      # station -> press time (menus: tap / hold)
+        self.hold_done: set[int] = set()
+        self.menu_down: int | None = None   # MENU button press time
+        self.last_input = self.clock.now_ns()
+        self.private = False                # norvégienne: the hand is shown (after "press to look")
+        self.chooser_cursor = 0
+        self.over_since = 0
+        self._start_attract()
+        if opts.start_now:
+            self.joined = [] if opts.all_bots else self._present_stations()
+            self._start_game()
+
+    def _present_stations(self) -> list[int]:
+        """Stations that play when the game starts at once: the keyboard's first station, every
+        wired GPIO station, or the stations a script presses."""
+        if self.inputs.gpio is not None:
+            return list(range(self.inputs.stations()))
+        if self.inputs.script:
+            return sorted({p.station for p in self.inputs.script if p.station >= 0})
+        return [0]
+
+    def _post_wake(self) -> None:
+        try:
+            self.pg.event.post(self.pg.event.Event(self._wake_type))
+        except self.pg.error:
+            pass
+
+    # --- the loop -----------------------------------------------------------------------
+    def run(self) -> int:
+        pg = self.pg
+        try:
+            while self.running:
+                now = self.clock.now_ns()
+                for ev in pg.event.get():
+                    self._on_event(ev, self.clock.now_ns())
+                self._drain_inputs()
+                self._tick(self.clock.now_ns())
+                self._draw()
+                self._wait()
+        finally:
+            if self.match is not None:
+                self.match.close()
+            self.inputs.close()
+        return 0
+
+    def _wait(self) -> None:
+        now = self.clock.now_ns()
+        deadlines = [self.clock.next_deadline()]
+        if self.match is not None:
+            deadlines.append(self.match.table.next_deadline())
+        if self.inputs.gpio is not None:
+            deadlines.append(self.inputs.gpio.next_deadline())
+        if self.held or self.menu_down is not None:
+            deadlines.append(now + 50 * MS)
+        deadlines.append(now + (FRAME_NS if self._animating() else IDLE_WAIT_NS))
+        wait_ns = max(0, min(d for d in deadlines if d is not None) - now)
+        if wait_ns > 0:
+            ev = self.pg.event.wait(max(1, wait_ns // MS))
+            if ev.type != self.pg.NOEVENT:
+                self._on_event(ev, self.clock.now_ns())
+
+    def _animating(self) -> bool:
+        feed = self.match.feed if self.match is not None else None
+        return bool(feed is not None and getattr(feed, "animating", lambda now: False)(self.clock.now_ns()))
+
+    # --- inputs ---------------------------------------------------------------------------
+    def _on_event(self, ev: Any, t: int) -> None:
+        pg = self.pg
+        if ev.type == pg.QUIT:
+            self.running = False
+            return
+        if ev.type in (pg.KEYDOWN, pg.KEYUP):
+            if ev.type == pg.KEYDOWN and ev.key == pg.K_F1:
+                self.help = not self.help
+                return
+            if self._menu_keys(ev):
+                return
+            press = self.keyboard.handle(ev, t) if self.keyboard is not None else None
+            if press is not None:
+                self._on_press(press, t)
+        elif ev.type == pg.MOUSEBUTTONDOWN and self.mode in ("menu", "pause"):
+            self.menu.choose()
+            self._menu_action(None)
+
+    def _menu_keys(self, ev: Any) -> bool:
+        """Developer mode: arrows, Enter and Esc drive the menus directly."""
+        pg = self.pg
+        if ev.type != pg.KEYDOWN or self.mode not in ("menu", "pause", "over", "attract"):
+            return False
+        if self.mode in ("menu", "pause"):
+            if ev.key in (pg.K_DOWN, pg.K_TAB):
+                self.menu.next()
+            elif ev.key == pg.K_UP:
+                self.menu.prev()
+            elif ev.key in (pg.K_RETURN, pg.K_KP_ENTER, pg.K_RIGHT, pg.K_SPACE):
+                self._menu_action(self.menu.choose())
+            elif ev.key == pg.K_LEFT:
+                self._menu_action(self.menu.choose(-1))
+            else:
+                return False
+            self.last_input = self.clock.now_ns()
+            return True
+        if ev.key in (pg.K_RETURN, pg.K_SPACE):
+            self._to_menu()
+            return True
+        return False
+
+    def _drain_inputs(self) -> None:
+        while True:
+            try:
+                item = self.inputs.inbox.get_nowait()
+            except queue.Empty:
+                break
+            now = self.clock.now_ns()
+            if isinstance(item, Press):
+                self._on_press(item, now)
+            elif isinstance(item, (Stuck, Unstuck)) and self.match is not None:
+                self.match.table.submit(item, now)
+        if self.inputs.gpio is not None:
+            self.inputs.gpio.poll(self.clock.now_ns())
+
+    def _on_press(self, press: Press, arrival: int) -> None:
+        self.last_input = arrival
+        if press.station == MENU_STATION:
+            self._on_menu_button(press, arrival)
+            return
+        if self.mode == "game" and self.match is not None:
+            if self._pending_human() is not None:
+                self._choose_with(press)
+                return
+            self.match.table.submit(press, arrival)
+            return
+        # Outside a game: tap = next, hold = choose; the first press of a station joins it.
+        if press.edge == "press":
+            if press.station not in self.joined and self.mode in ("attract", "menu"):
+                self.joined.append(press.station)
+                if self.mode == "attract":
+                    self._to_menu()
+                return
+            self.held[press.station] = press.t_ns
+        else:
+            t0 = self.held.pop(press.station, None)
+            if press.station in self.hold_done:
+                self.hold_done.discard(press.station)
+            elif t0 is not None:
+                self._tap()
+
+    def _on_menu_button(self, press: Press, now: int) -> None:
+        if press.edge == "press":
+            self.menu_down = press.t_ns
+            return
+        down, self.menu_down = self.menu_down, None
+        if down is None or self.message is not None:
+            return
+        if self.mode == "game":
+            self._pause(True)
+        elif self.mode == "pause":
+            self._pause(False)
+        elif self.mode in ("menu", "over", "attract"):
+            if self.mode == "menu" and self.menu.page == "rules":
+                self.menu.page, self.menu.cursor = "main", 0
+            else:
+                self._to_menu()
+
+    def _tap(self) -> None:
+        if self.mode in ("menu", "pause"):
+            self.menu.next()
+        elif self.mode == "over":
+            self._to_menu()
+
+    def _hold(self) -> None:
+        if self.mode in ("menu", "pause"):
+            self._menu_action(self.menu.choose())
+        elif self.mode == "over":
+            self._start_game()
+
+    # --- states ---------------------------------------------------------------------------
+    def _menu_action(self, action: str | None) -> None:
+        if action == "start":
+            self._start_game()
+        elif action == "resume":
+            self._pause(False)
+        elif action == "quit_game":
+            self._end_match()
+            self._to_menu()
+        elif action == "quit":
+            self.running = False
+        elif action == "shutdown":
+            self._shutdown()
+        if action is None and self.sounds is not None:
+            self.sounds.set_volume(self.opts.settings.volume / 100)
+
+    def _to_menu(self) -> None:
+        if self.match is not None and self.match.attract:
+            self._end_match()
+        self.mode = "menu"
+        self.menu = Menu(self.opts.settings, dev_mode=not self.opts.service)
+
+    def _start_attract(self) -> None:
+        self._end_match()
+        self.mode = "attract"
+        self.joined = []
+        self.match = Match(self.opts, self.clock, [], attract=True, feed_factory=self._feed_for,
+                           on_item=self._sound_and_leds)
+        self.shown = set()
+
+    def _feed_for(self, table: Table) -> Any:
+        return self.Feed(lang=self.opts.settings.lang, names=[s.name for s in table.seats])
+
+    def _start_game(self) -> None:
+        self._end_match()
+        self.match = Match(self.opts, self.clock, sorted(self.joined), feed_factory=self._feed_for,
+                           script=self.inputs.script, on_item=self._sound_and_leds)
+        self.mode = "game"
+        self.shown = set()
+        self.private = False
+        self.chooser_cursor = 0
+
+    def _end_match(self) -> None:
+        if self.match is not None:
+            self.match.close()
+            self.match = None
+
+    def _pause(self, on: bool) -> None:
+        if self.match is None:
+            return
+        self.match.table.pause(on)
+        self.mode = "pause" if on else "game"
+        if on:
+            self.menu = Menu(self.opts.settings, "pause", dev_mode=not self.opts.service)
+
+    def _shutdown(self) -> None:
+        if not self.opts.service:
+            self.message = ["shutdown.dev"]
+            self._message_until = self.clock.now_ns() + 2500 * MS
+            return
+        self.message = ["shutdown.now"]
+        self._draw()
+        try:
+            subprocess.run(shlex.split(self.opts.shutdown_command), check=False, timeout=30)
+        except (OSError, subprocess.SubprocessError) as e:
+            log.error("shutdown command %r failed: %s", self.opts.shutdown_command, e)
+        self.running = False
+
+    # --- time -----------------------------------------------------------------------------
+    def _tick(self, now: int) -> None:
+        for station, t0 in list(self.held.items()):
+            if station not in self.hold_done and now - t0 >= HOLD_NS:
+                self.hold_done.add(station)
+                self.held.pop(station, None)
+                self._hold()
+        if self.menu_down is not None and now - self.menu_down >= SHUTDOWN_HOLD_NS:
+            self.menu_down = None
+            self._shutdown()
+        if self.message is not None and now >= getattr(self, "_message_until", 0) and not self.opts.service:
+            self.message = None
+        match = self.match
+        if match is not None and self.mode in ("game", "attract", "pause"):
+            match.runner.step(now)  # its outputs reach the feed, sound and LEDs (_sound_and_leds)
+            if match.over:
+                if not match.attract:
+                    if self.mode == "game":
+                        self._game_over(now)
+                elif self.over_since == 0:
+                    self.over_since = now
+                elif now - self.over_since > 4000 * MS:  # the demo's end stays up a moment
+                    self.over_since = 0
+                    self._start_attract()
+        if self.mode in ("menu", "over") and now - self.last_input > self.opts.idle_attract_ns:
+            self._start_attract()
+
+    def _sound_and_leds(self, item: Any, match: Match) -> None:
+        sounds = self.sounds if not match.attract else None
+        if isinstance(item, ToShow):
+            if sounds:
+                sounds.play("flip")
+            seat = match.table.game.current_seat()
+            for s in match.table.seats:
+                self.inputs.set_led(s.station, s.seat == seat)  # type: ignore[arg-type]
+        elif isinstance(item, Judged):
+            st = match.table.seats[item.seat].station
+            if isinstance(item.decision, Award):
+                if sounds:
+                    sounds.play("slap")
+                self.inputs.blink(st, 3, 150 * MS)  # type: ignore[arg-type]
+            elif isinstance(item.decision, WrongSlap):
+                if sounds:
+                    sounds.play("wrong")
+                self.inputs.blink(st, 6, 60 * MS)  # type: ignore[arg-type]
+        elif isinstance(item, PileWon) and item.reason == "challenge" and sounds:
+            sounds.play("win")
+        elif isinstance(item, GameOver) and sounds:
+            sounds.play("game_over")
+        elif isinstance(item, DecisionNeeded):
+            self.private = False
+            self.chooser_cursor = 0
+
+    def _game_over(self, now: int) -> None:
+        match = self.match
+        assert match is not None
+        outcome = match.table.game.outcome()
+        self.leaderboard.add_game(match.table.seat_stats(), outcome.winner if outcome else None)
+        try:
+            self.leaderboard.save()
+        except OSError as e:
+            log.warning("leaderboard: cannot save (%s)", e)
+        match.close()
+        self.mode = "over"
+        self.over_since = now
+        self.last_input = now
+
+    # --- norvégienne choices ----------------------------------------------------------------
+    def _pending_human(self) -> int | None:
+        if self.match is None:
+            return None
+        seat = self.match.table.pending_decision()
+        if seat is None or self.match.table.seats[seat].bot:
+            return None
+        return seat
+
+    def _choose_with(self, press: Press) -> None:
+        """The seat whose choice it is uses its own buttons: first press looks, tap = next,
+        hold = choose (the release after a hold)."""
+        seat = self._pending_human()
+        table = self.match.table  # type: ignore[union-attr]
+        if seat is None or table.seats[seat].station != press.station:
+            return
+        if press.edge == "press":
+            if not self.private:
+                self.private = True
+                self.hold_done.add(press.station)
+                return
+            self.held[press.station] = press.t_ns
+            return
+        t0 = self.held.pop(press.station, None)
+        if press.station in self.hold_done:
+            self.hold_done.discard(press.station)
+            return
+        if t0 is None:
+            return
+        actions = table.legal_decisions()
+        if press.t_ns - t0 >= HOLD_NS:
+            action = actions[self.chooser_cursor % len(actions)]
+            table.decide(seat, action, self.clock.now_ns())
+        else:
+            self.chooser_cursor = (self.chooser_cursor + 1) % max(1, len(actions))
+
+    # --- drawing --------------------------------------------------------------------------
+    def _scene(self) -> Any:
+        sc = self.sc
+        size = self.display.size
+        lang = self.opts.settings.lang
+        now = self.clock.now_ns()
+        if self.message is not None:
+            return sc.message_scene(self.message, size, lang)
+        if self.help:
+            return sc.help_scene(self.key_help.split("; "), size, lang)
+        match = self.match
+        if self.mode == "attract":
+            names = [self.opts.names[i] if i < len(self.opts.names) else str(i + 1) for i in self.joined]
+            return sc.attract_scene(match.table if match else None, match.feed if match else None,
+                                    now, size, lang, names)
+        if self.mode == "menu":
+            names = [self.opts.names[i] if i < len(self.opts.names) else str(i + 1) for i in self.joined]
+            return sc.menu_scene(self.menu.view(), size, lang, joined=names)
+        if self.mode == "over" and match is not None:
+            return sc.over_scene(match.table, size, lang, self.leaderboard.rows())
+        if match is None:
+            return sc.menu_scene(self.menu.view(), size, lang)
+        note = None if self.opts.source != "keyboard" else "keys.note"
+        seat = self._pending_human()
+        if self.mode == "game" and seat is not None:
+            if not self.private:
+                return sc.pass_scene(seat, match.table.seats[seat].name, size, lang)
+            actions = match.table.legal_decisions()
+            chooser = sc.chooser_view(match.table.game, seat, actions, self.chooser_cursor, lang)
+            return sc.game_scene(match.table, match.feed, now, size, lang, note=note,
+                                 chooser=chooser, private_seat=seat)
+        scene = sc.game_scene(match.table, match.feed, now, size, lang, note=note)
+        if self.mode == "pause":
+            return sc.menu_scene(self.menu.view(), size, lang, background=scene)
+        return scene
+
+    def _draw(self) -> None:
+        scene = self._scene()
+        if scene == self.last_scene:
+            return
+        dirty = self.renderer.draw(scene, self.display.surface)
+        t_flip = self.display.flip(dirty)
+        self.last_scene = scene
+        match = self.match
+        if match is not None and self.mode in ("game", "attract", "pause"):
+            for k in getattr(scene, "card_numbers", ()):
+                if k not in self.shown:
+                    self.shown.add(k)
+                    match.runner.shown(k, t_flip)  # the presenter: Shown after the first flip
+
+
+__all__ = ["App", "Options", "run_headless", "run_virtual_fallback", "Inputs", "Match"]

@@ -1,0 +1,110 @@
+"""Play: a window on a laptop (keyboard keys are the buttons, bots fill free seats), fullscreen on the box.
+
+Where no display opens, it says so in one line and plays a bots' game in virtual time instead,
+printing the result. --headless runs the real clock without a screen (GPIO or a script as input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from device.commands.common import add_game_arguments, parse_options
+from device.inputs.keyboard import DEFAULT_KEYS, describe_keys
+from device.menu import TEMPOS, Settings
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_game_arguments(parser)
+    parser.add_argument("--window", metavar="WxH", help="window size (default: [display] size, 800x480)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the box)")
+    parser.add_argument("--driver", metavar="NAME", help='SDL video driver (e.g. kmsdrm, x11, dummy)')
+    parser.add_argument("--bots", choices=["free", "all"], default="free",
+                        help="free: bots take the seats no station joined; all: watch bots play")
+    parser.add_argument("--level", choices=["easy", "normal", "hard"], help="the bots' difficulty")
+    parser.add_argument("--tempo", metavar="MS|slow|normal|fast",
+                        help="time between two cards: " + ", ".join(f"{k} {v} ms" for k, v in TEMPOS.items())
+                        + ", or a number of milliseconds")
+    parser.add_argument("--flip-mode", choices=["auto", "buttons"], help="who turns the cards")
+    parser.add_argument("--input", metavar="keyboard|gpio|script:FILE",
+                        help="where the buttons come from (default: [inputs] source)")
+    parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
+    parser.add_argument("--lang", choices=["fr", "en"], help="language of the screen")
+    parser.add_argument("--headless", action="store_true",
+                        help="no screen: the real clock, GPIO or script input, bots in free seats")
+    parser.add_argument("--service", action="store_true",
+                        help="run as the box's service (kiosk): MENU held 5 s may shut the box down")
+    parser.epilog = ("Keys (developer mode): " + describe_keys(DEFAULT_KEYS) + ". Esc: menu, F1: help. "
+                     "In menus: arrows and Enter, or a station's button (tap = next, hold = choose).")
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.app import Options, arbiter_settings, run_headless, run_virtual_fallback
+    from device.box_config import parse_size
+    from device.config import load_config
+    from device.rules.cards import DealError, parse_deal
+    from device.rules.presets import PRESETS, OptionError, resolve_options
+
+    cfg = load_config(args.config)
+    game, display, inputs = cfg.section("game"), cfg.section("display"), cfg.section("inputs")
+    service = cfg.section("service")
+    preset = args.preset or game["preset"]
+    options = dict(cfg.game.given.get("options", {})) if args.preset in (None, game["preset"]) else {}
+    options.update(parse_options(args.option))
+    if args.max_rounds is not None:
+        options["max_rounds"] = args.max_rounds
+    resolve_options(preset, options)  # refuse a bad option now, in one line
+    tempo = "normal"
+    timing = dict(cfg.section("timing"))
+    if args.tempo:
+        if args.tempo in TEMPOS:
+            tempo = args.tempo
+        else:
+            try:
+                timing["tempo_ms"] = float(args.tempo)
+            except ValueError:
+                raise OptionError(f"--tempo: expected slow, normal, fast or milliseconds, got {args.tempo!r}") from None
+            if not 50 <= timing["tempo_ms"] <= 10_000:
+                raise OptionError(f"--tempo: expected 50 to 10000 ms, got {args.tempo}")
+            tempo = "custom"
+    elif "tempo_ms" in cfg.section("timing").given:
+        tempo = "custom"
+    spec = PRESETS[preset]
+    players = args.players or game["players"]
+    packs = None
+    if args.deal is not None:
+        if spec.family == "shedding":
+            raise DealError(f"deal: not accepted for {preset}")
+        packs = parse_deal(args.deal, allow_any_number=False)
+        players = len(packs)
+    if not spec.min_players <= players <= spec.max_players:
+        raise OptionError(f"players: {preset} takes {spec.min_players} to {spec.max_players}, not {players}")
+    settings = Settings(preset=preset, players=players, level=args.level or game["bot_level"],
+                        tempo=tempo, flip_mode=args.flip_mode or inputs["flip_mode"],
+                        lang=args.lang or display["lang"], volume=cfg.section("sound")["volume"],
+                        options=options)
+    seed = args.seed if args.seed is not None else (game["seed"] if isinstance(game["seed"], int) else None)
+    opts = Options(settings=settings, names=list(game["names"]),
+                   size=parse_size(args.window) if args.window else parse_size(display["size"]),
+                   fullscreen=args.fullscreen or display["fullscreen"],
+                   driver=args.driver if args.driver is not None else display["driver"],
+                   source=args.input or inputs["source"], seed=seed, packs=packs,
+                   journal=args.journal if args.journal is not None else service["journal_dir"],
+                   service=args.service, headless=args.headless,
+                   start_now=any(v is not None for v in (args.preset, args.deal, args.players))
+                   or args.bots == "all",
+                   shutdown_command=service["shutdown_command"],
+                   idle_attract_ns=service["idle_attract_s"] * 1_000_000_000,
+                   arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
+                   all_bots=args.bots == "all")
+    if opts.source not in ("keyboard", "gpio") and not opts.source.startswith("script:"):
+        raise OptionError(f"--input: expected keyboard, gpio or script:FILE, got {opts.source!r}")
+    if opts.headless:
+        return run_headless(opts)
+    from device.screen.display import DisplayUnavailable, open_display
+    try:
+        screen = open_display(opts.size, fullscreen=opts.fullscreen, driver=opts.driver or None)
+    except DisplayUnavailable as e:
+        return run_virtual_fallback(opts, str(e))
+    from device.app import App
+    return App(opts, screen).run()

@@ -1,0 +1,206 @@
+"""The menus as plain data: which items, which values, where the cursor is (no drawing, no pygame).
+
+Driven the same way by every input: a station's tap moves to the next item, a hold chooses it (an
+action runs, a setting steps to its next value); in developer mode the keyboard's arrows, Enter and
+Esc and the mouse do the same. The screen draws `Menu.view()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS
+
+TEMPOS = {"slow": 1300, "normal": 900, "fast": 550}  # ms between two cards
+LEVELS = ("easy", "normal", "hard")
+LANGS = ("fr", "en")
+VOLUMES = tuple(range(0, 101, 20))
+SLAP_CHOICES = (("doubles",), ("doubles", "sandwich"), ("doubles", "sandwich", "top-bottom"),
+                ("doubles", "sandwich", "top-bottom", "marriage"), SLAP_PATTERNS)
+
+
+@dataclass
+class Settings:
+    """What the menus set; `slapbox play` starts from the config and the command line."""
+
+    preset: str = "bataille-corse"
+    players: int = 4
+    level: str = "normal"
+    tempo: str = "normal"
+    flip_mode: str = "auto"
+    lang: str = "fr"
+    volume: int = 60
+    options: dict[str, Any] = field(default_factory=dict)  # house rules that differ from the preset
+
+    def option_value(self, name: str) -> Any:
+        return self.options.get(name, PRESETS[self.preset].defaults.get(name))
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """One line: an i18n key for the label, the value's key or text (None for an action)."""
+
+    label: str
+    value: str | None
+    value_args: tuple[tuple[str, Any], ...] = ()
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class MenuView:
+    title: str
+    items: tuple[ItemView, ...]
+    hint: str = "menu.nav"
+
+
+def _cycle(values: tuple, current: Any, step: int = 1) -> Any:
+    try:
+        i = values.index(current)
+    except ValueError:
+        return values[0]
+    return values[(i + step) % len(values)]
+
+
+def option_values(name: str) -> tuple:
+    """The values a house-rule option steps through in the menu."""
+    spec = OPTIONS[name]
+    if spec.kind == "bool":
+        return (False, True)
+    if spec.kind == "choice":
+        return spec.choices
+    if spec.kind == "patterns":
+        return SLAP_CHOICES
+    if spec.kind == "int":
+        return tuple(range(spec.low or 0, (spec.high or 0) + 1))
+    return (None, 100, 300, 1000, 3000)  # max_rounds
+
+
+class Menu:
+    """A list of items with a cursor. ``page`` is "main", "rules" or "pause"."""
+
+    def __init__(self, settings: Settings, page: str = "main", *, dev_mode: bool = True) -> None:
+        self.settings = settings
+        self.page = page
+        self.dev_mode = dev_mode
+        self.cursor = 0
+
+    # --- the items of each page ----------------------------------------------------------
+    def items(self) -> list[str]:
+        if self.page == "pause":
+            return ["resume", "quit_game"] + ([] if self.dev_mode else ["shutdown"])
+        if self.page == "rules":
+            return [f"option:{o}" for o in OPTIONS
+                    if self.settings.preset in OPTIONS[o].presets] + ["back"]
+        items = ["start", "preset", "players", "level", "tempo", "flip_mode", "rules", "lang", "volume"]
+        items.append("quit" if self.dev_mode else "shutdown")
+        return items
+
+    def current(self) -> str:
+        items = self.items()
+        self.cursor %= len(items)
+        return items[self.cursor]
+
+    # --- moving --------------------------------------------------------------------------
+    def next(self) -> None:
+        self.cursor = (self.cursor + 1) % len(self.items())
+
+    def prev(self) -> None:
+        self.cursor = (self.cursor - 1) % len(self.items())
+
+    def choose(self, step: int = 1) -> str | None:
+        """Hold / Enter / click: an action's name ("start", "resume", "quit", ...), or None
+        after a setting stepped to its next value (``step`` -1 steps back)."""
+        item = self.current()
+        s = self.settings
+        if item in ("start", "resume", "quit_game", "quit", "shutdown"):
+            return item
+        if item == "rules":
+            self.page, self.cursor = "rules", 0
+            return None
+        if item == "back":
+            self.page = "main"
+            self.cursor = self.items().index("rules")
+            return None
+        if item == "preset":
+            s.preset = _cycle(PRESET_NAMES, s.preset, step)
+            s.options = {}
+            spec = PRESETS[s.preset]
+            s.players = min(max(s.players, spec.min_players), spec.max_players)
+        elif item == "players":
+            spec = PRESETS[s.preset]
+            s.players = _cycle(tuple(range(spec.min_players, spec.max_players + 1)), s.players, step)
+        elif item == "level":
+            s.level = _cycle(LEVELS, s.level, step)
+        elif item == "tempo":
+            s.tempo = _cycle(tuple(TEMPOS), s.tempo, step)
+        elif item == "flip_mode":
+            s.flip_mode = _cycle(("auto", "buttons"), s.flip_mode, step)
+        elif item == "lang":
+            s.lang = _cycle(LANGS, s.lang, step)
+        elif item == "volume":
+            s.volume = _cycle(VOLUMES, s.volume, step)
+        elif item.startswith("option:"):
+            name = item.split(":", 1)[1]
+            value = _cycle(option_values(name), s.option_value(name), step)
+            default = PRESETS[s.preset].defaults.get(name)
+            if value == default:
+                s.options.pop(name, None)
+            else:
+                s.options[name] = list(value) if isinstance(value, tuple) else value
+        return None
+
+    # --- what the screen draws -----------------------------------------------------------
+    def view(self) -> MenuView:
+        s = self.settings
+        out = []
+        current = self.current()
+        for item in self.items():
+            label, value, args = _describe(item, s)
+            out.append(ItemView(label, value, args, item == current))
+        title = {"main": "menu.title", "rules": "menu.house_rules", "pause": "menu.title"}[self.page]
+        return MenuView(title, tuple(out))
+
+
+def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
+    """(label key, value key, value arguments) of one item."""
+    if item == "start":
+        return "menu.start", None, ()
+    if item == "resume":
+        return "menu.resume", None, ()
+    if item in ("quit", "quit_game"):
+        return "menu.quit", None, ()
+    if item == "shutdown":
+        return "menu.shutdown", None, ()
+    if item == "back":
+        return "menu.back", None, ()
+    if item == "rules":
+        return "menu.house_rules", None, ()
+    if item == "preset":
+        return "menu.game", f"preset.{s.preset}", ()
+    if item == "players":
+        return "menu.seats", "number", (("n", s.players),)
+    if item == "level":
+        return "menu.difficulty", f"difficulty.{s.level}", ()
+    if item == "tempo":
+        return "menu.tempo", f"tempo.{s.tempo}", ()
+    if item == "flip_mode":
+        return "menu.flip", f"flip.{s.flip_mode}", ()
+    if item == "lang":
+        return "menu.language", f"language.{s.lang}", ()
+    if item == "volume":
+        return "menu.volume", "volume.off" if s.volume == 0 else "volume.value", (("n", s.volume),)
+    name = item.split(":", 1)[1]
+    value = s.option_value(name)
+    label = f"option.{name}"
+    if isinstance(value, bool):
+        return label, "value.on" if value else "value.off", ()
+    if value is None:
+        return label, "value.none", ()
+    if name == "deck":
+        return label, "value.deck", (("n", value),)
+    if name == "slaps":
+        return label, "value.patterns", (("patterns", tuple(value)),)
+    if isinstance(value, int):
+        return label, "number", (("n", value),)
+    return label, f"value.{name}.{value}", ()
