@@ -8,6 +8,7 @@ the MENU button; F1 is help. Neither Esc nor an F-key is ever a station's key.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 from device.inputs.press import MENU_STATION, Press
@@ -50,7 +51,9 @@ class KeyboardSource:
                     raise KeyMapError(f"station {station}: {button} key {key!r} is already used")
                 seen.add(key)
                 try:
-                    code = pygame.key.key_code(key)
+                    with warnings.catch_warnings():  # works before pygame.init(); it only warns
+                        warnings.simplefilter("ignore")
+                        code = pygame.key.key_code(key)
                 except ValueError:
                     raise KeyMapError(f"station {station}: {button} key {key!r} is not a key "
                                       "name pygame knows") from None

@@ -1,0 +1,167 @@
+"""The box around the game: menus, keyboard keys, the leaderboard, the box's config, headless play."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.config import ConfigError, load_config
+from device.menu import Menu, Settings, option_values
+from device.rules.presets import OPTIONS, PRESETS
+from device.stats import Leaderboard
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+# --- menus ---------------------------------------------------------------------------------
+def test_tap_moves_to_the_next_item_and_hold_steps_a_setting():
+    menu = Menu(Settings(preset="bataille-corse", players=4))
+    assert menu.current() == "start"
+    menu.next()
+    assert menu.current() == "preset"
+    assert menu.choose() is None and menu.settings.preset == "strip-jack-naked"
+    menu.next()
+    for _ in range(6):  # players step 5, 6, 7, 8, then wrap to 2, 3
+        menu.choose()
+    assert menu.settings.players == 3
+    menu.prev()
+    menu.prev()
+    assert menu.current() == "start" and menu.choose() == "start"
+
+
+def test_changing_the_game_keeps_players_in_its_range_and_resets_house_rules():
+    s = Settings(preset="egyptian-ratscrew", players=8, options={"wrong_slap": "pot-1"})
+    menu = Menu(s)
+    menu.cursor = menu.items().index("preset")
+    menu.choose()  # -> bataille (2 to 4 players)
+    assert s.preset == "bataille" and s.players == 4 and s.options == {}
+
+
+def test_house_rules_page_lists_the_presets_options_and_steps_them():
+    s = Settings(preset="egyptian-ratscrew")
+    menu = Menu(s)
+    menu.cursor = menu.items().index("rules")
+    menu.choose()
+    assert menu.page == "rules"
+    names = [i.split(":", 1)[1] for i in menu.items() if i.startswith("option:")]
+    assert names == [o for o in OPTIONS if "egyptian-ratscrew" in OPTIONS[o].presets]
+    menu.cursor = menu.items().index("option:wrong_slap")
+    menu.choose()
+    assert s.options == {"wrong_slap": "pot-1"}
+    for _ in range(len(option_values("wrong_slap")) - 1):
+        menu.choose()
+    assert s.options == {}  # back to the preset's default: nothing stored
+    menu.cursor = menu.items().index("back")
+    menu.choose()
+    assert menu.page == "main" and menu.current() == "rules"
+    labels = [item.label for item in menu.view().items]
+    assert labels[0] == "menu.start" and "menu.house_rules" in labels
+
+
+def test_the_pause_menu_offers_shutdown_only_on_the_box():
+    assert Menu(Settings(), "pause", dev_mode=True).items() == ["resume", "quit_game"]
+    assert Menu(Settings(), "pause", dev_mode=False).items() == ["resume", "quit_game", "shutdown"]
+    assert "quit" in Menu(Settings(), dev_mode=True).items()
+    assert "shutdown" in Menu(Settings(), dev_mode=False).items()
+
+
+# --- keyboard ------------------------------------------------------------------------------
+def test_keyboard_keys_are_stations_buttons_and_esc_is_the_menu():
+    import pygame
+
+    from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource, KeyMapError
+
+    kb = KeyboardSource()
+    down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a)
+    p = kb.handle(down, 123)
+    assert (p.station, p.button, p.edge, p.t_ns, p.source) == (0, "slap", "press", 123, "keyboard")
+    assert kb.handle(down, 124) is None  # a repeat while held is never a second press
+    up = kb.handle(pygame.event.Event(pygame.KEYUP, key=pygame.K_a), 200)
+    assert (up.edge, up.t_ns) == ("release", 200)
+    esc = kb.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), 300)
+    assert (esc.station, esc.button) == (-1, "menu")
+    assert len({k for pair in DEFAULT_KEYS.values() for k in pair}) == 16
+    with pytest.raises(KeyMapError, match="Esc and F-keys"):
+        KeyboardSource({0: ("f1", "z")})
+    with pytest.raises(KeyMapError, match="already used"):
+        KeyboardSource({0: ("a", "a")})
+
+
+# --- leaderboard ---------------------------------------------------------------------------
+def seat(seat, name, won, wrong, mean, fastest, bot=False, n=3):
+    return {"seat": seat, "name": name, "bot": bot, "slaps_won": won, "wrong_slaps": wrong,
+            "reactions": n if mean else 0, "mean_reaction_ms": mean, "fastest_reaction_ms": fastest}
+
+
+def test_leaderboard_keeps_players_by_name_across_games(tmp_path):
+    path = tmp_path / "leaderboard.json"
+    board = Leaderboard(path)
+    board.add_game([seat(0, "Anna", 3, 1, 400.0, 350.0), seat(1, "Bot", 9, 0, 300.0, 250.0, bot=True)], 0)
+    board.save()
+    again = Leaderboard(path)
+    again.add_game([seat(0, "Ben", 5, 0, 500.0, 450.0), seat(1, "Anna", 1, 2, 300.0, 280.0)], 1)
+    rows = again.rows()
+    assert [r.name for r in rows] == ["Anna", "Ben"]  # bots are not on the board
+    anna = rows[0]
+    assert (anna.games, anna.wins, anna.slaps_won, anna.wrong_slaps) == (2, 2, 4, 3)
+    assert anna.mean_reaction_ms == 350.0 and anna.fastest_ms == 280.0
+
+
+def test_a_damaged_leaderboard_is_put_aside_never_stops_a_game(tmp_path):
+    path = tmp_path / "leaderboard.json"
+    path.write_text("{not json")
+    board = Leaderboard(path)
+    assert board.warning and "unreadable" in board.warning and board.rows() == []
+    assert (tmp_path / "leaderboard.damaged").exists()
+
+
+# --- the box's config sections -------------------------------------------------------------
+def config_errors(tmp_path: Path, text: str) -> list[str]:
+    f = tmp_path / "c.toml"
+    f.write_text(text)
+    with pytest.raises(ConfigError) as e:
+        load_config(str(f))
+    return e.value.errors
+
+
+def test_pin_map_errors_name_the_station_key_and_reason(tmp_path):
+    errors = config_errors(tmp_path, '[pins]\nmenu = 26\nstations = [{slap = 17, led = 26}, '
+                                     '{slap = 40}, {flip = 5}, {slap = 6, bell = 7}]\n')
+    assert any("pins.stations[0].led: pin 26 is already used by menu" in e for e in errors)
+    assert any("pins.stations[1].slap: expected a BCM pin number from 2 to 27, got 40" in e for e in errors)
+    assert any("pins.stations[2]: expected a table with at least slap" in e for e in errors)
+    assert any("pins.stations[3].bell: unknown key" in e for e in errors)
+
+
+def test_display_and_inputs_values_are_checked(tmp_path):
+    errors = config_errors(tmp_path, '[display]\nsize = "800 by 480"\n[inputs]\nsource = "joystick"\n')
+    assert any("display.size: expected a size like 800x480" in e for e in errors)
+    assert any("inputs.source: expected 'keyboard', 'gpio' or 'script:FILE', got 'joystick'" in e
+               for e in errors)
+
+
+# --- headless play on the real clock -------------------------------------------------------
+def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
+    # Seat 0 (station 0, scripted) and a bot. Cards at 1.5 s and 1.55 s make a double; station 0
+    # slaps 30 ms after it, faster than any bot can. The journal says who won it.
+    script = tmp_path / "presses.jsonl"
+    script.write_text(json.dumps({"t_ms": 1580, "station": 0, "button": "slap"}) + "\n")
+    journal = tmp_path / "journal"
+    (tmp_path / "empty.toml").write_text("# every key has its default\n")
+    env = {**os.environ, "SLAPBOX_CONFIG": str(tmp_path / "empty.toml")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "device.cli", "play", "--headless", "--deal", "53/59", "--tempo", "50",
+         "--input", f"script:{script}", "--journal", str(journal), "--seed", "1"],
+        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "win: seat 0 (Anna) wins" in proc.stdout
+    records = [json.loads(line) for f in journal.glob("*.jsonl") for line in f.read_text().splitlines()]
+    awards = [r for r in records if r["k"] == "judge" and r["kind"] == "award"]
+    assert awards and awards[0]["station"] == 0
+    assert [r["k"] for r in records].count("end") == 1
