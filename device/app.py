@@ -673,6 +673,9 @@ class App:
             return
         dirty = self.renderer.draw(scene, self.display.surface)
         t_flip = self.display.flip(dirty)
+        if self.last_scene is None:
+            w, h = self.display.size
+            print(f"slapbox play: first frame, {w}x{h}", flush=True)
         self.last_scene = scene
         match = self.match
         if match is not None and self.mode in ("game", "attract", "pause"):

@@ -276,8 +276,10 @@ class Arbiter:
 
     def set_locked(self, station: int, locked: bool) -> None:
         """A locked-out station's presses are ignored (and recorded as such) until unlocked."""
-        self._check_station(station, "set_locked")
-        self._locked[station] = bool(locked)
+        # the table unlocks every station at each won pile: check cheaply, explain only on error
+        if type(station) is not int or not 0 <= station < self._stations:
+            self._check_station(station, "set_locked")
+        self._locked[station] = locked is True or bool(locked)
 
     def locked(self, station: int) -> bool:
         self._check_station(station, "locked")
@@ -353,7 +355,10 @@ class Arbiter:
             if not seg.decided and self._decide(seg, slap, out) is slap:
                 return  # its judgement is the award
             claim = seg.claims.get(station)
-            if claim is None:
+            if claim is None or (not claim[_JUDGED] and t < claim[_T]):
+                # the station's one press that counts is its earliest-stamped, whichever arrived
+                # first: one stamped earlier but delivered after the award takes the claim
+                # back from a later one still waiting (judgements never depend on arrival)
                 seg.claims[station] = slap
                 out.append(Ignored(station, t, "lost"))
             elif claim is slap:
@@ -378,7 +383,8 @@ class Arbiter:
             if s[_JUDGED] or s[_LOCKED] or not lo <= t < hi:
                 continue
             cur = best.get(s[_STATION])
-            if cur is None or t < cur[_T]:
+            # equal stamps: the one judged first (the heap's order), not the heap's layout
+            if cur is None or t < cur[_T] or t == cur[_T] and s[_SEQ] < cur[_SEQ]:
                 best[s[_STATION]] = s
         if len(best) == 1:
             cands = contenders = [first]

@@ -1,10 +1,23 @@
-"""Measures the CPU cost of the press path: bouncing edges -> debounce -> arbiter -> judgements.
+"""Measures the CPU cost of the press path: bouncing edges -> debounce -> arbiter (-> table) -> judgements.
 
-``python -m device.bench_press``: 8 stations slap doubles (and sometimes nothing) in virtual time,
-every press and release a train of bouncing edges, through one `Debouncer` per station and one
-`Arbiter`, as the table would drive them. Prints presses per second of CPU (goal >= 100,000) and
-the wall-clock processing time per press (p50/p99: its edge trains, the arbiter call they make,
-and its share of the judging).
+``python -m device.bench_press`` (or ``slapbox bench press``) runs two modes, in virtual time:
+
+- ``arbiter``: 8 stations slap doubles (and sometimes nothing) through one `Debouncer` per station
+  and one `Arbiter`, called only at its deadlines, as the table would (no rules, no journal).
+- ``table``: the box's whole press path. A bataille-corse game with 8 human seats on stations
+  0-7, built by `device.session.make_table` from a fixed deal of one rank (every card after a
+  pile's first makes a double, so slaps are valid). Each station's edges go through its
+  `Debouncer` (the GPIO thread's job); each record it emits is submitted to the table at its
+  arrival, then the loop does what `Runner` does headless: a `Shown` for each `ToShow` it drains,
+  `advance` at the table's deadlines. Measured with the journal off and with a `MemoryJournal`.
+
+Every press and every release is a train of bouncing edges. The default is the ``arcade`` model
+(see `Bounce`); ``--bounce 20`` gives the old harsh fixed trains (20 edges made odd: 21).
+
+It prints presses per second of CPU (goal >= 100,000) and the wall-clock processing time per
+press, p50/p99: the debouncing of its own edge trains, its share of the loop pass that delivered
+it, and its share of the loop pass that judged it (a pass that judged 5 presses counts 1/5 to
+each). Laying cards and the table's timers belong to no press: they count in the throughput only.
 """
 
 from __future__ import annotations
@@ -12,22 +25,84 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from random import Random
+from typing import Any
 
 from device.arbiter import Arbiter, ArbiterSettings, Award, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
+from device.journal import MemoryJournal
+from device.rules.cards import DealError, parse_deal
+from device.session import GameSpec, make_table
+from device.table import Judged, Seat, Shown, Table, TableSettings, ToShow
 
-__all__ = ["main", "make_script", "run"]
+__all__ = ["Bounce", "ARCADE", "DEAL", "main", "make_script", "run", "run_arbiter", "run_table",
+           "plan_table", "table_spec", "TableResult", "percentile"]
 
 MS = 1_000_000
 US = 1_000
-ROUND_NS = 60 * MS      # a card every 60 ms: fast enough to hurt, slow enough to release
-HOLD_NS = 25 * MS       # how long a slap keeps the button down
-LATENCY_NS = 100 * US   # edge stamp -> table
+ROUND_NS = 60 * MS      # arbiter mode: a card every 60 ms, fast enough to hurt, slow enough to release
+HOLD_NS = 25 * MS       # arbiter mode: how long a slap keeps the button down
+LATENCY_NS = 100 * US   # edge stamp -> table (GPIO: the kernel stamps, lgpio's thread delivers)
+#: 8 packs of seven 5s: a card on a 5 is always a double; only a pile's first card is not slappable
+DEAL = "/".join(["5555555"] * 8)
+_NEVER = 1 << 62
 
 
-def make_script(presses: int, stations: int, bounce: int, release_bounce: int,
+@dataclass(frozen=True)
+class Bounce:
+    """How the contacts bounce: edges per press train and per release train.
+
+    A fixed count (``press=21``) makes trains of exactly that many edges (made odd: a press train
+    ends down, a release train ends up), 120 us apart. None is the **arcade** model: arcade buttons
+    are snap-action microswitches, whose contacts settle in about a millisecond with a handful
+    to a dozen rebounds (Ganssle's measurements of 18 switches, "A Guide to Debouncing", found
+    most settling within a few ms; Horowitz & Hill give "10 to 100 times over about 1 ms" for
+    ordinary contacts; a snap action is at the clean end). So: a press train of 1-15 edges
+    (mean 8), a release train of 1-9 (mean 5), irregular gaps of 10-200 us (bounce is not
+    rhythmic), so a train lasts ~0.75 ms on average and under 3 ms.
+    """
+
+    press: int | None = None
+    release: int | None = None
+
+    def describe(self) -> str:
+        p = "1-15 (arcade)" if self.press is None else str(self.press | 1)
+        r = "1-9 (arcade)" if self.release is None else str(self.release | 1)
+        return f"press trains of {p} edges, release trains of {r} edges"
+
+    def train(self, rng: Random, release: bool) -> list[int]:
+        """Offsets (ns) of one train's edges from its first; odd count."""
+        fixed = self.release if release else self.press
+        if fixed is not None:
+            return [i * 120 * US for i in range(fixed | 1)]
+        n = 1 + 2 * int(rng.random() * (5 if release else 8))
+        offsets = [0]
+        t = 0
+        for _ in range(n - 1):
+            t += 10 * US + int(rng.random() * 190 * US)
+            offsets.append(t)
+        return offsets
+
+
+ARCADE = Bounce()
+
+
+def percentile(xs: list[int], q: float) -> int:
+    """The ``q`` quantile (0..1) of ``xs`` (nearest rank); 0 for no samples."""
+    if not xs:
+        return 0
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+# ---------------------------------------------------------------------------------------------
+# Mode 1: debounce + arbiter
+
+
+def make_script(presses: int, stations: int, bounce: Bounce,
                 seed: int) -> tuple[list[tuple[int, int, int, int]], int]:
     """Inputs in time order: (t, kind, a, b) with kind 0 = edge (station, level), 1 = shown
     (card, slappable). Returns the script and how many presses it holds."""
@@ -50,67 +125,70 @@ def make_script(presses: int, stations: int, bounce: int, release_bounce: int,
             who = [int(rng.random() * stations)] if rng.random() < 0.3 else []
         for s in who:
             t = t0 + 2 * MS + int(rng.random() * 4 * MS)
-            for i in range(bounce | 1):  # down, up, down ... ends down
-                script.append((t + i * 120 * US, 0, s, i % 2))
+            for i, dt in enumerate(bounce.train(rng, False)):  # down, up, down ... ends down
+                script.append((t + dt, 0, s, i % 2))
             up = t + HOLD_NS
-            for i in range(release_bounce | 1):  # up, down, up ... ends up
-                script.append((up + i * 120 * US, 0, s, 1 - i % 2))
+            for i, dt in enumerate(bounce.train(rng, True)):  # up, down, up ... ends up
+                script.append((up + dt, 0, s, 1 - i % 2))
             made += 1
         t0 += ROUND_NS
     script.sort(key=lambda e: e[0])
     return script, made
 
 
-def run(script: list[tuple[int, int, int, int]], stations: int, *, timed: bool,
-        ) -> tuple[int, list[int], dict[str, int]]:
-    """Drive the press path through ``script`` as the table's loop would.
+def run_arbiter(script: list[tuple[int, int, int, int]], stations: int, *, timed: bool,
+                ) -> tuple[int, list[int], dict[str, int]]:
+    """Drive debounce + arbiter through ``script`` as the table's loop would.
 
-    Returns the wall-clock ns for everything (counts["cpu_ns"]: the process's CPU ns), each press's ns (if ``timed``), and counts. The loop
-    calls the arbiter only at its deadlines and polls a debouncer only when it is due, as the
-    real main loop does.
+    Returns the wall-clock ns for everything (counts["cpu_ns"]: the process's CPU ns), each
+    press's ns (if ``timed``), and counts. The loop calls the arbiter only at its deadlines and
+    polls a debouncer only when it is due, as the real main loop does.
     """
     settings = ArbiterSettings()
     settle = settings.settle_ns
     arbiter = Arbiter(stations, Random(1), settings)
-    counts = {"award": 0, "wrong": 0, "ignored": 0, "presses": 0}
-    deadline = [1 << 62]
+    presses = award = wrong = ignored = 0
+    deadline = _NEVER  # the arbiter's next deadline (a closure cell: the loop reads it per edge)
 
     def sink(ev: object) -> None:
+        nonlocal presses, deadline
         if type(ev) is Press and ev.edge == "press":
-            counts["presses"] += 1
+            presses += 1
             t = ev.t_ns
             arbiter.press(ev.station, t, t + LATENCY_NS)
-            if t + settle < deadline[0]:
-                deadline[0] = t + settle
+            if t + settle < deadline:
+                deadline = t + settle
 
     debs = [Debouncer(s, "slap", sink, release_ns=settings.release_ns,
                       stuck_ns=settings.stuck_ns) for s in range(stations)]
 
     def judge(now: int) -> None:
+        nonlocal award, wrong, ignored, deadline
         for d in arbiter.advance(now):
             if type(d) is Award:
-                counts["award"] += 1
+                award += 1
                 arbiter.pile_won(now)
             elif type(d) is WrongSlap:
-                counts["wrong"] += 1
+                wrong += 1
             else:
-                counts["ignored"] += 1
+                ignored += 1
         nd = arbiter.next_deadline()
-        deadline[0] = (1 << 62) if nd is None else nd
+        deadline = _NEVER if nd is None else nd
 
     clock = time.perf_counter_ns
     per_press: list[int] = []
     edge = [d.edge for d in debs]
+    shown = arbiter.shown
     begin = clock()
     cpu = time.process_time_ns()
     if not timed:
         for t, kind, a, b in script:
-            if t > deadline[0]:
+            if t > deadline:
                 judge(t - 1)
             if kind == 0:
                 edge[a](b, t)
             else:
-                arbiter.shown(a, t, bool(b))
+                shown(a, t, b == 1)
     else:
         # each press costs its own edges (and the judging done meanwhile), until its
         # station's next press starts
@@ -118,70 +196,406 @@ def run(script: list[tuple[int, int, int, int]], stations: int, *, timed: bool,
         made = [0] * stations
         for t, kind, a, b in script:
             start = clock()
-            if t > deadline[0]:
+            if t > deadline:
                 judge(t - 1)
             if kind == 0:
-                before = counts["presses"]
+                before = presses
                 edge[a](b, t)
                 spent = clock() - start
-                if counts["presses"] != before:
+                if presses != before:
                     if made[a]:
                         per_press.append(cost[a])
                     cost[a] = 0
                     made[a] += 1
                 cost[a] += spent
             else:
-                arbiter.shown(a, t, bool(b))
+                shown(a, t, b == 1)
         per_press.extend(c for c, m in zip(cost, made) if m)
     judge(1 << 61)
     for d in debs:
         d.poll(1 << 61)
     total = clock() - begin
-    counts["cpu_ns"] = time.process_time_ns() - cpu
+    counts = {"award": award, "wrong": wrong, "ignored": ignored, "presses": presses,
+              "cpu_ns": time.process_time_ns() - cpu}
     return total, per_press, counts
 
 
-def _pct(xs: list[int], q: float) -> int:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+run = run_arbiter  # the name this module's first version had
+
+
+# ---------------------------------------------------------------------------------------------
+# Mode 2: debounce + arbiter + table (the rules, the journal, the runner's loop)
+
+
+def table_spec(deal: str = DEAL, seed: int = 1, options: dict[str, Any] | None = None,
+               settings: TableSettings | None = None) -> GameSpec:
+    """A bataille-corse game with one human seat per pack, seat s on station s."""
+    packs = parse_deal(deal, allow_any_number=False)
+    if not 2 <= len(packs) <= 8:
+        raise DealError(f"deal: {len(packs)} packs, expected 2 to 8 (one per station)")
+    seats = [Seat(s, f"P{s}", station=s) for s in range(len(packs))]
+    return GameSpec("bataille-corse", seed, seats, dict(options or {}), packs,
+                    table=settings or TableSettings())
+
+
+@dataclass
+class TableResult:
+    """What one pass of the table mode did and cost."""
+
+    presses: int        # presses submitted to a table whose game was on
+    judged: int         # judgements drained from the tables (one per press)
+    award: int
+    wrong: int
+    ignored: int
+    releases: int       # release records submitted
+    edges: int
+    games: int
+    cards: int          # cards shown
+    cpu_ns: int         # process CPU of the loop, game set-up excluded
+    wall_ns: int        # wall clock of the loop, game set-up excluded
+    per_press: list[int]  # wall-clock ns per press (timed passes only)
+
+
+Edge = tuple[int, int, int, int]  # (arrival, stamp, station, level)
+
+
+def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[Edge]:
+    """Every edge of a table-mode run, in arrival order: people who react to the cards the
+    table shows (so it is made by running the table once). Replaying it through a fresh table
+    with the same spec reproduces the same game, which the measured passes do."""
+    rng = Random(seed)
+    stations = len(spec.seats)
+    out: list[Edge] = []
+
+    def react(table: Table, card: int, now: int) -> list[Edge]:
+        # on a double, 2 to all stations slap 150-400 ms after it is shown; on any other card,
+        # now and then one station slaps wrongly
+        if table._slappable_at(card):
+            who = list(range(stations))
+            for i in range(len(who) - 1, 0, -1):
+                j = int(rng.random() * (i + 1))
+                who[i], who[j] = who[j], who[i]
+            who = who[:2 + int(rng.random() * (stations - 1))]
+        else:
+            who = [int(rng.random() * stations)] if rng.random() < 0.15 else []
+        new: list[Edge] = []
+        for s in who:
+            t = now + 150 * MS + int(rng.random() * 250 * MS)
+            last = t
+            for i, dt in enumerate(bounce.train(rng, False)):
+                new.append((t + dt + LATENCY_NS, t + dt, s, i % 2))
+                last = t + dt
+            up = last + 60 * MS + int(rng.random() * 100 * MS)
+            for i, dt in enumerate(bounce.train(rng, True)):
+                new.append((up + dt + LATENCY_NS, up + dt, s, 1 - i % 2))
+        return new
+
+    _drive(spec, [], journal=None, timed=False, react=react, record=out, stop_after=presses)
+    return out
+
+
+def run_table(edges: list[Edge], spec: GameSpec, *, journal: str = "none", timed: bool,
+              stop_after: int | None = None) -> TableResult:
+    """Replay ``edges`` (from `plan_table`) through debouncers and a table, as the box's loop."""
+    return _drive(spec, edges, journal=journal, timed=timed, react=None, record=None,
+                  stop_after=stop_after)
+
+
+def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: bool,
+           react: Callable[[Table, int, int], list[Edge]] | None, record: list[Edge] | None,
+           stop_after: int | None) -> TableResult:
+    """The loop of both passes. ``react`` (planning): new edges for each card shown, merged into
+    the ones still to come; ``record`` collects every edge consumed."""
+    settings = spec.arbiter
+    inbox: list[Any] = []  # the queue the GPIO thread fills (here: the debouncers' sink)
+    stations = len(spec.seats)
+    debs = [Debouncer(s, "slap", inbox.append, release_ns=settings.release_ns,
+                      stuck_ns=settings.stuck_ns) for s in range(stations)]
+    edge_of = [d.edge for d in debs]
+    pending = list(edges)
+    n_edges = len(pending)
+    i = 0
+    games = cards = presses = releases = judged = award = wrong = ignored = 0
+    setup_cpu = setup_wall = 0
+    clock = time.perf_counter_ns
+    cpu_clock = time.process_time_ns
+    # timed: cost[s] accrues to station s's current press; key (station, stamp) -> its index
+    per_press: list[int] = []
+    cost = [0] * stations
+    current = [-1] * stations
+    index_of: dict[tuple[int, int], int] = {}
+    share: list[int] = []  # press indexes the current loop pass's cost is split among
+
+    def new_table(now: int) -> Table:
+        nonlocal games, setup_cpu, setup_wall
+        c0, w0 = cpu_clock(), clock()
+        j = MemoryJournal() if journal == "memory" else None
+        t = make_table(spec, start_ns=now, journal=j)
+        games += 1
+        setup_cpu += cpu_clock() - c0
+        setup_wall += clock() - w0
+        return t
+
+    begin_wall, begin_cpu = clock(), cpu_clock()
+    table = new_table(0)
+
+    def dispatch(now: int) -> None:
+        # Runner.dispatch, headless: the presenter reports each laid card shown at once
+        nonlocal pending, n_edges, i, cards, judged, award, wrong, ignored
+        while True:
+            items = table.drain()
+            if not items:
+                return
+            for item in items:
+                cls = type(item)
+                if cls is ToShow:
+                    table.submit(Shown(item.card, now))
+                    cards += 1
+                    if react is not None:
+                        new = react(table, item.card, now)
+                        if new:
+                            pending = pending[i:] + new
+                            pending.sort()
+                            i = 0
+                            n_edges = len(pending)
+                elif cls is Judged:
+                    judged += 1
+                    d = item.decision
+                    k = type(d)
+                    if k is Award:
+                        award += 1
+                    elif k is WrongSlap:
+                        wrong += 1
+                    else:
+                        ignored += 1
+                    if timed:
+                        share.append(index_of.pop((d.station, d.t_ns)))
+
+    def step(now: int) -> None:
+        # Runner.step without the inbox (delivered just before) and without bots
+        dispatch(now)
+        table.advance(now)
+        dispatch(now)
+
+    limit = _NEVER if stop_after is None else stop_after
+    stepped = True
+    nd = _NEVER
+    while presses < limit:
+        if stepped:
+            # the table changes only when it is given something: like the runner's loop, ask
+            # for its next deadline once per pass, not once per bouncing edge
+            nd = table.next_deadline()
+            if nd is None:
+                nd = _NEVER
+            stepped = False
+        if i < n_edges and pending[i][0] <= nd:
+            arrival, stamp, s, level = e = pending[i]
+            i += 1
+            if record is not None:
+                record.append(e)
+            if not timed:
+                edge_of[s](level, stamp)
+                if not inbox:
+                    continue
+                for ev in inbox:
+                    if ev.edge == "press":
+                        if table.game.outcome() is None:
+                            presses += 1
+                    else:
+                        releases += 1
+                    table.submit(ev, arrival)
+                inbox.clear()
+                step(arrival)
+                stepped = True
+            else:
+                t0 = clock()
+                edge_of[s](level, stamp)
+                if not inbox:
+                    cost[s] += clock() - t0
+                    continue
+                for ev in inbox:
+                    if ev.edge == "press":
+                        if current[s] >= 0:
+                            per_press[current[s]] += cost[s]
+                        cost[s] = 0
+                        if table.game.outcome() is None:
+                            presses += 1
+                            current[s] = len(per_press)
+                            index_of[(s, ev.t_ns)] = len(per_press)
+                            per_press.append(0)
+                            share.append(len(per_press) - 1)
+                        else:
+                            current[s] = -1
+                    else:
+                        releases += 1
+                    table.submit(ev, arrival)
+                inbox.clear()
+                step(arrival)
+                stepped = True
+                spent = clock() - t0
+                if share:
+                    part = spent // len(share)
+                    for k in share:
+                        per_press[k] += part
+                    share.clear()
+        elif react is None and i >= n_edges:
+            break  # a replay ends with its edges
+        elif nd < _NEVER:
+            stepped = True
+            if timed:
+                t0 = clock()
+                step(nd)
+                if share:
+                    part = (clock() - t0) // len(share)
+                    for k in share:
+                        per_press[k] += part
+                    share.clear()
+            else:
+                step(nd)
+        else:
+            break  # nothing more will happen
+        if table.game.outcome() is not None:
+            # a game ended: judge what is in flight, then a new game on the same buttons
+            table.advance(table.now_ns + settings.settle_ns)
+            dispatch(table.now_ns)
+            share.clear()
+            table = new_table(table.now_ns)
+            stepped = True
+    # judge the presses still in flight (their deadlines are at most a settle time away)
+    end = table.now_ns
+    while True:
+        nd = table.next_deadline()
+        if nd is None or nd > end + settings.settle_ns + LATENCY_NS:
+            break
+        step(nd)
+    share.clear()
+    for s in range(stations):
+        if current[s] >= 0:
+            per_press[current[s]] += cost[s]
+    wall = clock() - begin_wall - setup_wall
+    cpu = cpu_clock() - begin_cpu - setup_cpu
+    return TableResult(presses, judged, award, wrong, ignored, releases,
+                       i, games, cards, cpu, wall, per_press)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _bounce_arg(text: str) -> int | None:
+    if text == "arcade":
+        return None
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 'arcade' or a number of edges >= 1, "
+                                         f"got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected 'arcade' or a number of edges >= 1, got {n}")
+    return n
+
+
+def _rate(n: int, ns: int) -> float:
+    return n / (ns / 1e9) if ns > 0 else 0.0
+
+
+def _goal(rate: float) -> str:
+    return "met" if rate >= 100_000 else "NOT met"
+
+
+def bench_arbiter(presses: int, stations: int, bounce: Bounce, seed: int) -> list[str]:
+    script, made = make_script(presses, stations, bounce, seed)
+    edges = sum(1 for e in script if e[1] == 0)
+    run_arbiter(script[: len(script) // 10], stations, timed=False)  # warm up
+    # throughput: best of 3 untimed passes, on the process's CPU time (other processes on the
+    # machine do not count against it) and on the wall clock
+    passes = [run_arbiter(script, stations, timed=False) for _ in range(3)]
+    cpu = min(p[2]["cpu_ns"] for p in passes)
+    wall = min(p[0] for p in passes)
+    _, per_press, counts = run_arbiter(script, stations, timed=True)
+    rate = _rate(made, cpu)
+    return [
+        f"debounce + arbiter: {made} presses, {stations} stations, {edges} edges, "
+        f"{counts['award']} awards, {counts['wrong']} wrong slaps, {counts['ignored']} ignored",
+        f"  throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
+        f"{_rate(made, wall):,.0f} presses/s of wall clock, {_rate(edges, cpu):,.0f} edges/s; "
+        f"goal >= 100,000 presses/s: {_goal(rate)}",
+        f"  per press (wall clock: its edges + the arbiter work meanwhile): "
+        f"p50 {percentile(per_press, 0.50) / 1e3:.1f} us, "
+        f"p99 {percentile(per_press, 0.99) / 1e3:.1f} us",
+    ]
+
+
+def bench_table(presses: int, bounce: Bounce, seed: int, deal: str,
+                journals: list[str]) -> list[str]:
+    spec = table_spec(deal, seed)
+    edges = plan_table(presses, bounce, seed, spec)
+    lines = [f"debounce + arbiter + table: bataille-corse, {len(spec.seats)} human seats, "
+             f"deal {deal if len(deal) <= 40 else deal[:37] + '...'}"]
+    for journal in journals:
+        run_table(edges[: len(edges) // 10], spec, journal=journal, timed=False)  # warm up
+        passes = [run_table(edges, spec, journal=journal, timed=False) for _ in range(3)]
+        cpu = min(p.cpu_ns for p in passes)
+        wall = min(p.wall_ns for p in passes)
+        r = run_table(edges, spec, journal=journal, timed=True)
+        rate = _rate(r.presses, cpu)
+        what = "off" if journal == "none" else "MemoryJournal"
+        lines += [
+            f"  journal {what}: {r.presses} presses judged {r.judged} times ({r.award} awards, "
+            f"{r.wrong} wrong slaps, {r.ignored} ignored), {r.edges} edges, {r.cards} cards "
+            f"shown, {r.games} games",
+            f"    throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
+            f"{_rate(r.presses, wall):,.0f} presses/s of wall clock; goal >= 100,000 presses/s: "
+            f"{_goal(rate)}",
+            f"    per press (wall clock: its edges, its delivery, its share of its judgement): "
+            f"p50 {percentile(r.per_press, 0.50) / 1e3:.1f} us, "
+            f"p99 {percentile(r.per_press, 0.99) / 1e3:.1f} us",
+        ]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m device.bench_press", description=__doc__)
-    ap.add_argument("--presses", type=int, default=100_000, help="presses to make (100000)")
-    ap.add_argument("--stations", type=int, default=8, help="stations, 1..8 (8)")
-    ap.add_argument("--bounce", type=int, default=11,
-                    help="edges in each press's bounce train, made odd (11)")
-    ap.add_argument("--release-bounce", type=int, default=7,
-                    help="edges in each release's bounce train (7)")
+    ap = argparse.ArgumentParser(prog="python -m device.bench_press", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mode", choices=("all", "arbiter", "table"), default="all",
+                    help="arbiter: debounce + arbiter; table: through a real Table (default all)")
+    ap.add_argument("--presses", type=int, default=100_000,
+                    help="arbiter mode: presses to make (100000)")
+    ap.add_argument("--table-presses", type=int, default=20_000,
+                    help="table mode: presses to make (20000; a table pass is ~5x slower)")
+    ap.add_argument("--stations", type=int, default=8, help="arbiter mode: stations, 1..8 (8)")
+    ap.add_argument("--bounce", type=_bounce_arg, default=None, metavar="arcade|N",
+                    help="edges in each press's bounce train, made odd (default arcade: 1-15)")
+    ap.add_argument("--release-bounce", type=_bounce_arg, default=None, metavar="arcade|N",
+                    help="edges in each release's bounce train, made odd (default arcade: 1-9)")
+    ap.add_argument("--journal", choices=("both", "none", "memory"), default="both",
+                    help="table mode: journal off, a MemoryJournal, or both (default both)")
+    ap.add_argument("--deal", default=DEAL, metavar="SPEC",
+                    help="table mode: the packs, one per station (default: 8 packs of seven 5s)")
     ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    if not 1 <= args.stations <= 8 or args.presses < 1 or args.bounce < 1 \
-            or args.release_bounce < 0:
-        print("bench_press: expected --stations 1..8, --presses >= 1, --bounce >= 1, "
-              "--release-bounce >= 0", file=sys.stderr)
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    if not 1 <= args.stations <= 8 or args.presses < 1 or args.table_presses < 1:
+        print("bench press: expected --stations 1..8, --presses >= 1 and --table-presses >= 1",
+              file=sys.stderr)
         return 2
-    script, made = make_script(args.presses, args.stations, args.bounce, args.release_bounce,
-                               args.seed)
-    edges = sum(1 for e in script if e[1] == 0)
-    run(script[: len(script) // 10], args.stations, timed=False)  # warm up
-    # throughput: best of 3 untimed passes, on the process's CPU time (other processes on the
-    # machine do not count against it) and on the wall clock
-    passes = [run(script, args.stations, timed=False) for _ in range(3)]
-    cpu = min(p[2]["cpu_ns"] for p in passes)
-    wall = min(p[0] for p in passes)
-    _, per_press, counts = run(script, args.stations, timed=True)
-    rate = made / (cpu / 1e9)
-    print(f"press path: {made} presses, {args.stations} stations, {edges} edges "
-          f"({args.bounce | 1}-edge press and {args.release_bounce | 1}-edge release bounce "
-          f"trains), {counts['award']} awards, {counts['wrong']} wrong slaps, "
-          f"{counts['ignored']} ignored")
-    print(f"throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
-          f"{made / (wall / 1e9):,.0f} presses/s of wall clock ({wall / 1e6:.0f} ms), "
-          f"{edges / (cpu / 1e9):,.0f} edges/s; goal >= 100,000 presses/s: "
-          f"{'met' if rate >= 100_000 else 'NOT met'}")
-    print(f"per press (wall clock, its edges + the arbiter calls made meanwhile): "
-          f"p50 {_pct(per_press, 0.50) / 1e3:.1f} us, p99 {_pct(per_press, 0.99) / 1e3:.1f} us")
+    if args.bounce is not None and args.release_bounce is None:
+        args.release_bounce = args.bounce  # a fixed train asked for: the same on release
+    bounce = Bounce(args.bounce, args.release_bounce)
+    try:
+        table_spec(args.deal, args.seed)
+    except DealError as e:
+        print(f"bench press: {e}", file=sys.stderr)
+        return 2
+    print(f"press path, {bounce.describe()}, stamp -> table {LATENCY_NS / 1e3:.0f} us")
+    if args.mode in ("all", "arbiter"):
+        for line in bench_arbiter(args.presses, args.stations, bounce, args.seed):
+            print(line, flush=True)
+    if args.mode in ("all", "table"):
+        journals = ["none", "memory"] if args.journal == "both" else [args.journal]
+        for line in bench_table(args.table_presses, bounce, args.seed, args.deal, journals):
+            print(line, flush=True)
     t0 = time.perf_counter_ns()
     for _ in range(100_000):
         pass

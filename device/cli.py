@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "bench": "device.commands.bench",
     "stats": "device.commands.stats",
     "config": "device.commands.config_cmd",
+    "screenshot": "device.commands.screenshot",
 }
 
 GLOBAL_WITH_VALUE = ("--config",)  # global options that take a value (for finding the command word)

@@ -13,15 +13,19 @@ from device.rules.bots import decider, make_players
 from device.rules.presets import PRESET_NAMES, PRESETS, new_game
 
 RECORD_DEAL = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8,344 cards, 1,164 tricks
-TARGETS = ("engine", "press", "bots")
+TARGETS = ("engine", "press", "lateness", "bots")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", choices=TARGETS, metavar="TARGET",
                         help="engine: cards/s of every preset through the rules engine; press: CPU "
-                             "cost of the press path (debounce + arbiter); bots: rule bot vs random")
+                             "cost of the press path (debounce + arbiter, and through a real table), "
+                             "presses/s and time per press; lateness: how late slaps are judged "
+                             "under the real clock during a storm of presses; bots: rule bot vs "
+                             "random")
     parser.add_argument("--seconds", type=float, default=1.0, metavar="S",
-                        help="time spent on each measurement (default 1)")
+                        help="time spent on each measurement (default 1); lateness: the storm's "
+                             "length (default 4 s)")
     parser.add_argument("--players", type=int, default=2, metavar="N", help="seats (default 2)")
 
 
@@ -67,5 +71,10 @@ def run(args: argparse.Namespace) -> int:
     if args.target == "bots":
         from device.botmatch import main as botmatch
         return botmatch(["--games", "1000"])
+    if args.target == "lateness":
+        from device.bench_lateness import main as bench_lateness
+        # the storm needs seconds to collect judgements: 4 s unless --seconds says otherwise
+        seconds = 4.0 if args.seconds == 1.0 else args.seconds
+        return bench_lateness(["--seconds", repr(seconds)])
     from device.bench_press import main as bench_press
     return bench_press([])

@@ -19,6 +19,9 @@ __all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS"]
 RELEASE_NS = 20_000_000
 STUCK_NS = 3_000_000_000
 _NEVER = 1 << 62  # a deadline that never comes (cheaper on the hot path than None checks)
+# Press(...) runs the NamedTuple's Python-level __new__; tuple.__new__ builds the same record in
+# half the time, and a record is built on every press and every release
+_new = tuple.__new__
 
 
 class Debouncer:
@@ -77,17 +80,38 @@ class Debouncer:
                 self._next = self._stuck_at
             return
         if self._locked:
-            self.poll(t_ns)  # a release (or stuck) time came before this edge
-            if self._locked:  # now t_ns < self._next: track the level
-                self.edge(level, t_ns)
-                return
+            release_at = self._next
+            if not self._low and release_at <= self._stuck_at:
+                # the usual way out of a lock, inlined from `poll` (it is on every press's path):
+                # stably released before this edge (release_at <= t_ns, or the hot path ran)
+                self._release(release_at)
+            else:
+                self.poll(t_ns)  # a stuck time came before this edge
+                if self._locked:  # now t_ns < self._next: track the level
+                    self.edge(level, t_ns)
+                    return
         if level or t_ns < self._up_since:
             # a rising edge while up, or a bounce stamped before the release we already
             # reported (it was delivered late): never a second press
             return
         self._locked = self._low = self._open = True
         self._stuck_at = self._next = t_ns + self.stuck_ns
-        self._sink(Press(self.station, self.button, "press", t_ns, self.source))
+        self._sink(_new(Press, (self.station, self.button, "press", t_ns, self.source)))
+
+    def _release(self, release_at: int) -> None:
+        """Stably released at ``release_at``: unlock, report the release (and an unstuck)."""
+        last_rise = release_at - self.release_ns
+        self._locked = False
+        self._up_since = release_at
+        self._next = -_NEVER
+        self._stuck_at = _NEVER
+        if self._open:
+            self._open = False
+            self._sink(_new(Press, (self.station, self.button, "release", last_rise,
+                                    self.source)))
+        if self._stuck:
+            self._stuck = False
+            self._sink(Unstuck(self.station, self.button, last_rise))
 
     def next_deadline(self) -> int | None:
         """When `poll` next has something to do (release or stuck), or None."""
@@ -102,18 +126,7 @@ class Debouncer:
             release_at = _NEVER if self._low else self._next
             if release_at <= now_ns and release_at <= self._stuck_at:
                 # stably released (a tie with the stuck time goes to the release: it was up)
-                last_rise = release_at - self.release_ns
-                self._locked = False
-                self._up_since = release_at
-                self._next = -_NEVER
-                self._stuck_at = _NEVER
-                if self._open:
-                    self._open = False
-                    self._sink(Press(self.station, self.button, "release", last_rise,
-                                     self.source))
-                if self._stuck:
-                    self._stuck = False
-                    self._sink(Unstuck(self.station, self.button, last_rise))
+                self._release(release_at)
             elif self._stuck_at <= now_ns:
                 self._stuck = True
                 self._sink(Stuck(self.station, self.button, self._stuck_at))

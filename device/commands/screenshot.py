@@ -1,0 +1,71 @@
+"""Render a sample screen to a PNG without a window (menus, a game, a photo finish, game over ...).
+
+The sample states are bots' games played in virtual time to an interesting moment, so the same
+command always draws the same picture. `--scene list` lists the scenes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+from device.screen.layout import MIN_SIZE
+
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``800x480`` -> (800, 480), at least 320x240."""
+    m = _SIZE.match(text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, got {text!r}")
+    w, h = int(m.group(1)), int(m.group(2))
+    if w < MIN_SIZE[0] or h < MIN_SIZE[1] or w > 8192 or h > 8192:
+        raise argparse.ArgumentTypeError(
+            f"size {w}x{h}: expected at least {MIN_SIZE[0]}x{MIN_SIZE[1]} and at most 8192x8192")
+    return w, h
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scene", required=True, metavar="NAME",
+                        help="which screen to draw ('list' lists them)")
+    parser.add_argument("--size", type=parse_size, default=(800, 480), metavar="WxH",
+                        help="picture size in pixels (default 800x480; at least 320x240)")
+    parser.add_argument("--lang", choices=["fr", "en"], default="en", help="language (default en)")
+    parser.add_argument("out", nargs="?", metavar="OUT.png", help="the PNG file to write")
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.screen import samples
+
+    if args.scene == "list":
+        print("\n".join(samples.NAMES))
+        return 0
+    if args.scene not in samples.NAMES:
+        print(f"slapbox screenshot: error: unknown scene {args.scene!r} "
+              f"(expected one of: list, {', '.join(samples.NAMES)})", file=sys.stderr)
+        return 2
+    if not args.out:
+        print("slapbox screenshot: error: missing OUT.png (the file to write)", file=sys.stderr)
+        return 2
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(out_dir):
+        print(f"slapbox screenshot: error: {out_dir}: no such directory", file=sys.stderr)
+        return 2
+    # Headless: no window ever opens, whatever the desktop.
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    from device.screen.render import render_scene
+
+    import pygame
+
+    scene = samples.build(args.scene, args.size, args.lang)
+    surface = render_scene(scene)
+    try:
+        pygame.image.save(surface, args.out)
+    except (pygame.error, OSError) as e:
+        print(f"slapbox screenshot: error: cannot write {args.out}: {e}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {args.scene}, {args.size[0]}x{args.size[1]}, {args.lang}")
+    return 0

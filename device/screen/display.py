@@ -1,0 +1,85 @@
+"""The window (or the panel, fullscreen): the only module that calls ``pygame.display``.
+
+Only ``pygame.display`` and ``pygame.font`` are initialised, never ``pygame.init()``, which would
+also open the audio device (device.screen.sound owns that). ``flip`` returns the monotonic time
+taken right after the frame went out: the presenter stamps ``Shown`` with it (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from device.screen.layout import MIN_SIZE  # noqa: E402
+
+
+class DisplayUnavailable(RuntimeError):
+    """No video driver could open a window; ``reason`` is one line (SDL's error, usually)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = " ".join(str(reason).split()) or "unknown SDL error"
+        super().__init__(f"no display: {self.reason}")
+
+
+class Display:
+    """An open window or fullscreen panel."""
+
+    def __init__(self, fullscreen: bool) -> None:
+        self.fullscreen = fullscreen
+
+    @property
+    def surface(self) -> pygame.Surface:
+        surf = pygame.display.get_surface()
+        if surf is None:
+            raise DisplayUnavailable("the display was closed")
+        return surf
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def flip(self, dirty: Sequence[pygame.Rect] | None = None) -> int:
+        """Show the frame (only ``dirty`` rectangles when given); returns ``monotonic_ns()`` taken
+        right after, i.e. when the frame was handed to the screen."""
+        if dirty is None:
+            pygame.display.flip()
+        elif dirty:
+            pygame.display.update(list(dirty))
+        return time.monotonic_ns()
+
+    def save(self, path: str) -> None:
+        """The current frame as an image file (PNG by the name's extension)."""
+        pygame.image.save(self.surface, path)
+
+    def close(self) -> None:
+        pygame.display.quit()
+
+
+def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str | None = None,
+                 title: str = "slapbox", resizable: bool = False) -> Display:
+    """Open a ``size`` window (fullscreen: the desktop's size) with SDL video ``driver`` (None: SDL's
+    choice, or $SDL_VIDEODRIVER). Raises DisplayUnavailable with a one-line reason."""
+    w, h = size
+    if not fullscreen and (w < MIN_SIZE[0] or h < MIN_SIZE[1]):
+        raise ValueError(f"window {w}x{h} is too small (expected at least {MIN_SIZE[0]}x{MIN_SIZE[1]})")
+    if driver is not None:
+        os.environ["SDL_VIDEODRIVER"] = driver
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(title)
+        if fullscreen:
+            desktops = pygame.display.get_desktop_sizes()
+            size = desktops[0] if desktops else size
+            pygame.display.set_mode(size, pygame.FULLSCREEN)
+            pygame.mouse.set_visible(False)  # a party box has no pointer
+        else:
+            pygame.display.set_mode(size, pygame.RESIZABLE if resizable else 0)
+    except pygame.error as e:
+        pygame.display.quit()
+        raise DisplayUnavailable(str(e)) from None
+    return Display(fullscreen)

@@ -1,0 +1,208 @@
+"""Sample screens built deterministically, for ``slapbox screenshot``, the tests and the docs: bots'
+games played in virtual time up to an interesting moment (a photo finish, a wrong slap, a challenge,
+a battle, a norvégienne choice), with a Feed fed from the runner's outputs.
+
+Pure of pygame: this builds Scenes; device.screen.render draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from device.arbiter import Award
+from device.arbiter import WrongSlap as WrongJudged
+from device.clock import VirtualClock
+from device.inputs.keyboard import DEFAULT_KEYS
+from device.menu import Menu, Settings
+from device.rules import events as ev
+from device.runner import Runner
+from device.screen import i18n
+from device.screen.feed import Feed
+from device.screen.scene import (Scene, attract_scene, game_scene, help_scene, menu_scene, message_scene,
+                                 norvegienne_chooser, over_scene, pass_scene)
+from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
+from device.stats import PlayerRecord
+from device.table import Judged, Table, assign_seats
+
+MS = 1_000_000
+STEP_NS = 20 * MS          # how far virtual time moves between two checks for the moment
+LIMIT_NS = 3600 * 1000 * MS
+
+
+class SampleError(ValueError):
+    """An unknown sample name, or a game that never reached its moment."""
+
+
+@dataclass
+class Moment:
+    """A table stopped at an interesting time, with the feed the screen would have."""
+
+    table: Table
+    feed: Feed
+    now_ns: int
+
+
+def play_until(preset: str, players: int, seed: int, stop: Callable[[Table, Feed, list[Any]], bool], *,
+               options: dict[str, Any] | None = None, level: str = "normal",
+               limit_ns: int = LIMIT_NS) -> Moment:
+    """Play a bots' game in virtual time and stop at the first check where ``stop(table, feed,
+    items since the last check)`` is true (or at the end of the game)."""
+    seats = assign_seats(players, [], DEFAULT_NAMES, bots="free", level=level)
+    spec = GameSpec(preset, seed, seats, dict(options or {}))
+    clock = VirtualClock(0)
+    table = make_table(spec, start_ns=0)
+    feed = Feed(tie_window_ns=table.arbiter_settings.tie_ns)
+    batch: list[Any] = []
+
+    def output(item: Any, now_ns: int) -> None:
+        feed.push(item, now_ns)
+        batch.append(item)
+
+    runner = Runner(table, clock, hands=bot_hands(table), minds=bot_minds(table), outputs=[output])
+    t = 0
+    while t < limit_ns:
+        t += STEP_NS
+        runner.run_virtual(limit_ns=t)
+        items, batch[:] = list(batch), []
+        if stop(table, feed, items) or table.game.outcome() is not None:
+            break
+        if table.next_deadline() is None and clock.next_deadline() is None:
+            break
+    return Moment(table, feed, max(t, clock.now_ns()))
+
+
+# --- the moments ---------------------------------------------------------------------------------
+
+def _busy_pile(table: Table, feed: Feed, items: list[Any]) -> bool:
+    g = table.game
+    return len(g.pile) >= 4 and not g.owed and g.collector is None and feed.live_photo(table.now_ns) is None  # type: ignore[attr-defined]
+
+
+def _photo_finish(table: Table, feed: Feed, items: list[Any]) -> bool:
+    return any(isinstance(i, Judged) and isinstance(i.decision, Award) and i.decision.runners_up
+               for i in items)
+
+
+def _wrong_slap(table: Table, feed: Feed, items: list[Any]) -> bool:
+    return any(isinstance(i, Judged) and isinstance(i.decision, WrongJudged) for i in items) and \
+        any(isinstance(i, ev.WrongSlap) and i.paid for i in items)
+
+
+def _challenge(table: Table, feed: Feed, items: list[Any]) -> bool:
+    g = table.game
+    return g.owed >= 2 and len(g.pile) >= 3 and g.pile[-1] >> 2 >= 12  # type: ignore[attr-defined]
+
+
+def _battle(table: Table, feed: Feed, items: list[Any]) -> bool:
+    snap = table.game.snapshot()
+    return len(snap["table"]) >= 2 and snap["pending"] is not None
+
+
+def _norv_choice(table: Table, feed: Feed, items: list[Any]) -> bool:
+    g = table.game
+    return (g.phase == "play" and table.pending_decision() == 0 and len(g.pile) >= 1  # type: ignore[attr-defined]
+            and len(g.hands[0]) >= 3 and len(table.legal_decisions()) >= 2)  # type: ignore[attr-defined]
+
+
+def _lockout(table: Table, feed: Feed, items: list[Any]) -> bool:
+    return any(table.game.locked) and len(table.game.pile) >= 2  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=None)
+def moment(name: str) -> Moment:
+    """The table and feed of a sample moment (computed once per process; treat as read-only)."""
+    if name == "game":
+        return play_until("bataille-corse", 4, 3, _busy_pile,
+                          options={"slaps": ["doubles", "sandwich", "top-bottom"]})
+    if name == "photo-finish":
+        return play_until("bataille-corse", 4, 1, _photo_finish, level="hard")
+    if name == "wrong-slap":
+        return play_until("bataille-corse", 4, 2, _wrong_slap, level="easy")
+    if name == "challenge":
+        return play_until("bataille-corse", 3, 4, _challenge)
+    if name == "lockout":
+        return play_until("egyptian-ratscrew", 4, 5, _lockout, level="easy",
+                          options={"wrong_slap": "lockout"})
+    if name == "battle":
+        return play_until("bataille", 3, 2, _battle)
+    if name == "peace":
+        return play_until("paix", 3, 3, _battle)
+    if name == "norvegienne":
+        return play_until("norvegienne", 4, 1, _norv_choice)
+    if name == "over":
+        return play_until("bataille-corse", 4, 1, lambda *_: False, options={"max_rounds": 400})
+    raise SampleError(f"no sample moment {name!r}")
+
+
+LEADERBOARD = [
+    PlayerRecord("Chloé", games=9, wins=4, slaps_won=61, wrong_slaps=9, reactions=70,
+                 reaction_sum_ms=70 * 402.5, fastest_ms=288.1),
+    PlayerRecord("Anna", games=7, wins=2, slaps_won=40, wrong_slaps=14, reactions=52,
+                 reaction_sum_ms=52 * 431.0, fastest_ms=301.7),
+    PlayerRecord("Ben", games=8, wins=2, slaps_won=35, wrong_slaps=5, reactions=49,
+                 reaction_sum_ms=49 * 455.9, fastest_ms=318.4),
+    PlayerRecord("Gaëlle", games=3, wins=0, slaps_won=8, wrong_slaps=3, reactions=11,
+                 reaction_sum_ms=11 * 512.3, fastest_ms=377.0),
+]
+
+
+def _menu(page: str, cursor: int, lang: str) -> Any:
+    menu = Menu(Settings(lang=lang), page)
+    menu.cursor = cursor
+    return menu.view()
+
+
+def _dev_note(lang: str) -> str:
+    keys = [i18n.tr(lang, "keys.station", station=i18n.tr(lang, "seat.default", n=s + 1),
+                    slap=k[0].upper(), flip=k[1].upper()) for s, k in sorted(DEFAULT_KEYS.items())[:4]]
+    return i18n.tr(lang, "keys.note") + "\n" + "; ".join(keys)
+
+
+def _game(name: str, size: tuple[int, int], lang: str, **kw: Any) -> Scene:
+    m = moment(name)
+    return game_scene(m.table, m.feed, m.now_ns, size, lang, **kw)
+
+
+def _norvegienne(size: tuple[int, int], lang: str) -> Scene:
+    m = moment("norvegienne")
+    chooser, _ = norvegienne_chooser(m.table, 0, lang, cursor=1)
+    return game_scene(m.table, m.feed, m.now_ns, size, lang, chooser=chooser, private_seat=0)
+
+
+BUILDERS: dict[str, Callable[[tuple[int, int], str], Scene]] = {
+    "attract": lambda size, lang: attract_scene(moment("game").table, moment("game").feed,
+                                                moment("game").now_ns, size, lang, ["Anna", "Ben"]),
+    "menu": lambda size, lang: menu_scene(_menu("main", 1, lang), size, lang, joined=["Anna", "Ben"]),
+    "rules": lambda size, lang: menu_scene(_menu("rules", 2, lang), size, lang),
+    "pause": lambda size, lang: menu_scene(_menu("pause", 0, lang), size, lang,
+                                           background=_game("challenge", size, lang)),
+    "game": lambda size, lang: _game("game", size, lang),
+    "game-dev": lambda size, lang: _game("game", size, lang, note=_dev_note(lang)),
+    "photo-finish": lambda size, lang: _game("photo-finish", size, lang),
+    "wrong-slap": lambda size, lang: _game("wrong-slap", size, lang),
+    "challenge": lambda size, lang: _game("challenge", size, lang),
+    "lockout": lambda size, lang: _game("lockout", size, lang),
+    "battle": lambda size, lang: _game("battle", size, lang),
+    "peace": lambda size, lang: _game("peace", size, lang),
+    "norvegienne": _norvegienne,
+    "norvegienne-table": lambda size, lang: _game("norvegienne", size, lang),
+    "pass": lambda size, lang: pass_scene(1, "Ben", size, lang),
+    "over": lambda size, lang: over_scene(moment("over").table, size, lang, LEADERBOARD),
+    "over-board": lambda size, lang: over_scene(moment("over").table, size, lang, LEADERBOARD, page=1),
+    "help": lambda size, lang: help_scene(
+        [i18n.tr(lang, "keys.station", station=i18n.tr(lang, "seat.default", n=s + 1), slap=k[0].upper(),
+                 flip=k[1].upper()) for s, k in sorted(DEFAULT_KEYS.items())], size, lang),
+    "shutdown": lambda size, lang: message_scene([i18n.tr(lang, "shutdown.hold"), i18n.tr(lang, "shutdown.dev")],
+                                                 size, lang),
+}
+NAMES = tuple(BUILDERS)
+
+
+def build(name: str, size: tuple[int, int], lang: str = "en") -> Scene:
+    """The sample scene ``name`` at ``size`` in ``lang``; SampleError lists the names."""
+    if name not in BUILDERS:
+        raise SampleError(f"unknown scene {name!r} (expected one of: {', '.join(NAMES)})")
+    return BUILDERS[name](size, lang)

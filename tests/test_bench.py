@@ -1,0 +1,52 @@
+"""The press-path and lateness benchmarks run on tiny inputs and count consistently (never timed)."""
+
+from __future__ import annotations
+
+from device import bench_lateness, bench_press
+from device.bench_press import ARCADE, Bounce
+
+
+def test_every_press_of_the_arbiter_benchmark_is_judged_once():
+    script, made = bench_press.make_script(200, 8, ARCADE, seed=3)
+    _, per_press, counts = bench_press.run_arbiter(script, 8, timed=True)
+    assert counts["presses"] == made >= 200  # the last card's slappers may go past 200
+    assert counts["award"] + counts["wrong"] + counts["ignored"] == counts["presses"]
+    assert len(per_press) == counts["presses"]
+    assert counts["award"] > 0
+
+
+def test_every_press_through_the_table_is_judged_once_and_replays_identically():
+    spec = bench_press.table_spec(seed=2)
+    edges = bench_press.plan_table(200, Bounce(20, 20), seed=2, spec=spec)
+    assert edges == sorted(edges)
+    for journal in ("none", "memory"):
+        untimed = bench_press.run_table(edges, spec, journal=journal, timed=False)
+        timed = bench_press.run_table(edges, spec, journal=journal, timed=True)
+        for r in (untimed, timed):
+            assert r.presses == 200
+            assert r.judged == r.presses == r.award + r.wrong + r.ignored
+            assert r.award > 0 and r.edges == len(edges)
+        # the measured passes replay the same game: same judgements, whatever the timing
+        assert (timed.award, timed.wrong, timed.ignored, timed.cards) == \
+            (untimed.award, untimed.wrong, untimed.ignored, untimed.cards)
+        assert len(timed.per_press) == timed.presses
+
+
+def test_arcade_bounce_trains_are_odd_and_short():
+    from random import Random
+    rng = Random(1)
+    for release in (False, True):
+        for _ in range(200):
+            train = ARCADE.train(rng, release)
+            assert len(train) % 2 == 1 and len(train) <= (9 if release else 15)
+            assert train == sorted(train) and train[-1] < 3_000_000
+    assert len(Bounce(20, 20).train(rng, False)) == 21
+
+
+def test_lateness_storm_judges_every_press_once():
+    res = bench_lateness.run(0.3, stations=8, seed=1)
+    assert res.emitted > 0
+    assert res.emitted == res.received == res.judged == len(res.lateness_ns)
+    assert res.award + res.wrong + res.ignored == res.judged
+    assert len(res.delivery_ns) == res.received
+    assert not res.game_over

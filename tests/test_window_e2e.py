@@ -1,0 +1,124 @@
+"""End to end in a real window on the real clock: `slapbox play` under Xvfb, a key pressed with
+xdotool, the judgement read back from the journal, a screenshot of the window taken with xwd.
+
+tests/run installs Xvfb, xdotool and xwd (x11-apps) when it can; if they are missing here this test
+fails saying which package to install: it never skips.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+DEADLINE_S = 60
+
+
+def need(tool: str, package: str) -> str:
+    path = shutil.which(tool)
+    assert path, f"{tool} is missing: install the Debian package {package} (tests/run does it as root)"
+    return path
+
+
+def wait_for(what: str, check, deadline: float, proc: subprocess.Popen | None = None):
+    """Poll ``check()`` until it returns something truthy, failing with ``what`` at the deadline."""
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        if proc is not None and proc.poll() is not None:
+            out, err = proc.communicate()
+            pytest.fail(f"slapbox play exited ({proc.returncode}) before {what}:\n{out}\n{err}")
+        time.sleep(0.01)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def journal_records(folder: Path) -> list[dict]:
+    records = []
+    for f in folder.glob("*.jsonl"):
+        for line in f.read_text().splitlines():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                pass  # the line being written
+    return records
+
+
+def read_xwd(data: bytes) -> tuple[int, int, set[int]]:
+    """Width, height and the distinct pixel values of an XWD image (a 24/32-bit TrueColor dump)."""
+    fields = struct.unpack(">25I", data[:100])
+    header_size, width, height = fields[0], fields[4], fields[5]
+    bits_per_pixel, bytes_per_line, ncolors = fields[11], fields[12], fields[19]
+    assert bits_per_pixel == 32, f"expected a 32-bit XWD dump, got {bits_per_pixel} bits per pixel"
+    start = header_size + 12 * ncolors
+    colours = set()
+    for y in range(0, height, 4):
+        row = data[start + y * bytes_per_line: start + y * bytes_per_line + width * 4]
+        colours.update(struct.unpack(f"<{width}I", row)[::4])
+    return width, height, colours
+
+
+@pytest.fixture
+def xvfb():
+    xvfb_bin = need("Xvfb", "xvfb")
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen([xvfb_bin, "-displayfd", str(write_fd), "-screen", "0", "1024x768x24",
+                             "-nolisten", "tcp"], pass_fds=(write_fd,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        number = f.readline().strip()  # Xvfb writes its display number when it is ready
+    assert number, "Xvfb did not start"
+    yield f":{number}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
+    xdotool = need("xdotool", "xdotool")
+    xwd = need("xwd", "x11-apps")
+    journal = tmp_path / "journal"
+    (tmp_path / "empty.toml").write_text("")
+    env = {**os.environ, "DISPLAY": xvfb, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
+           "SLAPBOX_CONFIG": str(tmp_path / "empty.toml"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    # Seat 0 is station 1 on the keyboard (slap: A); seat 1 is a bot. Cards: 5 then 5: a double.
+    cmd = [sys.executable, "-m", "device.cli", "play", "--deal", "5392/5K84", "--tempo", "1500",
+           "--window", "800x480", "--journal", str(journal), "--seed", "3", "--lang", "en"]
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        window = wait_for("the slapbox window", lambda: subprocess.run(
+            [xdotool, "search", "--pid", str(proc.pid)], env=env, capture_output=True,
+            text=True).stdout.split(), deadline, proc)[0]
+        double = wait_for("the double to be shown", lambda: next(
+            (r for r in journal_records(journal) if r["k"] == "shown" and r["card"] == 2), None),
+            deadline, proc)
+        subprocess.run([xdotool, "windowactivate", "--sync", window], env=env, capture_output=True)
+        subprocess.run([xdotool, "key", "--window", window, "a"], env=env, check=True)
+        judged = wait_for("the judgement of station 1's slap", lambda: next(
+            (r for r in journal_records(journal) if r["k"] == "judge" and r["station"] == 0), None),
+            deadline, proc)
+        press = next(r for r in journal_records(journal)
+                     if r["k"] == "press" and r["source"] == "keyboard" and r["button"] == "slap")
+        assert press["station"] == 0 and press["t"] > double["t"]
+        # A press after the double was shown is a valid slap: it wins, or lost to a faster bot.
+        assert judged["kind"] == "award" or (judged["kind"] == "ignored" and judged["reason"] == "lost")
+        dump = subprocess.run([xwd, "-silent", "-id", window], env=env, capture_output=True,
+                              check=True).stdout
+        width, height, colours = read_xwd(dump)
+        assert (width, height) == (800, 480)
+        assert len(colours) > 10, "the window is one flat colour"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
