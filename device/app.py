@@ -495,6 +495,8 @@ class App:
 
     def _start_game(self) -> None:
         self._end_match()
+        if not self.joined and not self.opts.all_bots and self.opts.source == "keyboard":
+            self.joined = [0]  # the laptop's own player: station 1's keys
         self.match = Match(self.opts, self.clock, sorted(self.joined), feed_factory=self._feed_for,
                            script=self.inputs.script, on_item=self._sound_and_leds)
         self.mode = "game"
@@ -653,7 +655,7 @@ class App:
             return sc.over_scene(match.table, size, lang, self.leaderboard.rows())
         if match is None:
             return sc.menu_scene(self.menu.view(), size, lang)
-        note = None if self.opts.source != "keyboard" else "keys.note"
+        note = self._keys_note(match.table) if self.opts.source == "keyboard" else None
         seat = self._pending_human()
         if self.mode == "game" and seat is not None:
             if not self.private:
@@ -666,6 +668,16 @@ class App:
         if self.mode == "pause":
             return sc.menu_scene(self.menu.view(), size, lang, background=scene)
         return scene
+
+    def _keys_note(self, table: Table) -> str:
+        """Developer mode: each person's keys, and why keys read together are a tie."""
+        from device.inputs.keyboard import DEFAULT_KEYS
+        from device.screen.i18n import tr
+        lang = self.opts.settings.lang
+        keys = [tr(lang, "keys.station", station=s.name, slap=DEFAULT_KEYS[s.station][0].upper(),
+                   flip=DEFAULT_KEYS[s.station][1].upper())
+                for s in table.seats if not s.bot and s.station in DEFAULT_KEYS]
+        return " · ".join(keys + [tr(lang, "keys.menu")]) + "\n" + tr(lang, "keys.note")
 
     def _draw(self) -> None:
         scene = self._scene()
