@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -25,24 +27,86 @@ class JournalError(ValueError):
 
 
 class FileJournal:
-    """Appends records to one file; ``sync()`` makes them durable (fsync)."""
+    """Appends records to one file; ``sync()`` makes them durable (fsync).
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    With ``background`` (the default) a writer thread does the writing, flushing after every record
+    and fsync'ing where asked: an fsync on an SD card can take tens of milliseconds, and the main
+    loop (judgements, frames) must never wait for the disk. The thread only takes records from a
+    queue, in order; ``close()`` (or ``drain()``) waits until everything queued is on disk.
+    """
+
+    _SYNC = object()
+    _STOP = object()
+
+    def __init__(self, path: str | os.PathLike[str], *, background: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(self.path, "a", encoding="utf-8")
+        self.error: OSError | None = None  # the first write error (the game goes on without)
+        self._queue: queue.SimpleQueue[Any] | None = None
+        self._thread: threading.Thread | None = None
+        if background:
+            self._queue = queue.SimpleQueue()
+            self._thread = threading.Thread(target=self._writer, name="journal", daemon=True)
+            self._thread.start()
 
     def write(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-        self._file.flush()
+        if self._queue is not None:
+            self._queue.put(record)
+        else:
+            self._write(record)
 
     def sync(self) -> None:
-        os.fsync(self._file.fileno())
+        if self._queue is not None:
+            self._queue.put(self._SYNC)
+        else:
+            self._fsync()
+
+    def drain(self) -> None:
+        """Wait until every record written so far is in the file."""
+        if self._queue is not None:
+            done = threading.Event()
+            self._queue.put(done)
+            done.wait()
 
     def close(self) -> None:
+        if self._thread is not None and self._queue is not None:
+            self._queue.put(self._STOP)
+            self._thread.join()
+            self._thread = None
         if not self._file.closed:
-            self.sync()
+            self._fsync()
             self._file.close()
+
+    def _writer(self) -> None:
+        q = self._queue
+        assert q is not None
+        while True:
+            item = q.get()
+            if item is self._STOP:
+                return
+            if item is self._SYNC:
+                self._fsync()
+            elif isinstance(item, threading.Event):
+                item.set()
+            else:
+                self._write(item)
+
+    def _write(self, record: dict[str, Any]) -> None:
+        if self.error is not None:
+            return
+        try:
+            self._file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self._file.flush()
+        except OSError as e:  # a full or failing card: keep playing, say so once
+            self.error = e
+
+    def _fsync(self) -> None:
+        if self.error is None:
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as e:
+                self.error = e
 
 
 class MemoryJournal:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import queue
 from pathlib import Path
 
@@ -281,9 +282,20 @@ def test_the_journal_is_flushed_per_record_and_synced_at_every_won_pile(tmp_path
     assert kinds[0] == "header" and "press" in kinds and "judge" in kinds
     press = next(r for r in journal.records if r["k"] == "press")
     assert press["t"] == t + 300 * MS and press["arrival"] == t + 300 * MS
-    # a file journal has every record on disk as soon as it is written
+    # a file journal has every record on disk as soon as it is written (in the foreground) ...
     path = tmp_path / "j.jsonl"
-    fj = FileJournal(path)
+    fj = FileJournal(path, background=False)
     fj.write({"k": "header"})
     assert path.read_text() == '{"k":"header"}\n'
     fj.close()
+    # ... or as soon as its writer thread takes it, in order, never blocking the table
+    path = tmp_path / "k.jsonl"
+    bj = FileJournal(path)
+    for i in range(500):
+        bj.write({"k": "tick", "t": i})
+        if i % 50 == 0:
+            bj.sync()
+    bj.drain()
+    assert [json.loads(line)["t"] for line in path.read_text().splitlines()] == list(range(500))
+    bj.close()
+    assert bj.error is None
