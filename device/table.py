@@ -166,6 +166,7 @@ class Table:
         self._chain = 0
         self.stuck: set[tuple[int, str]] = set()
         self.paused = False
+        self._locked_seats: set[int] = set()
         self._collect_at: int | None = None  # when a won challenge was due to be collected
         self._won_at: int | None = None
         self._station_seat = {s.station: s.seat for s in self.seats if s.station is not None and not s.bot}
@@ -182,13 +183,17 @@ class Table:
     def submit(self, item: Press | Stuck | Unstuck | Shown, arrival_ns: int | None = None) -> None:
         """An input, in the order it reached the table (``arrival_ns``: when; default its stamp)."""
         arrival = item.t_ns if arrival_ns is None else arrival_ns
-        if isinstance(item, Shown):
-            self._record({"k": "shown", "card": item.card, "t": item.t_ns})
-            self._on_shown(item)
-        elif isinstance(item, Press):
-            self._record({"k": "press", "station": item.station, "button": item.button,
-                          "edge": item.edge, "t": item.t_ns, "arrival": arrival, "source": item.source})
+        journal = self._journal
+        if type(item) is Press:  # the hot path: exact type first, records only with a journal
+            if journal is not None:
+                journal.write({"k": "press", "station": item.station, "button": item.button,
+                               "edge": item.edge, "t": item.t_ns, "arrival": arrival,
+                               "source": item.source})
             self._on_press(item, arrival)
+        elif isinstance(item, Shown):
+            if journal is not None:
+                journal.write({"k": "shown", "card": item.card, "t": item.t_ns})
+            self._on_shown(item)
         elif isinstance(item, (Stuck, Unstuck)):
             self._record({"k": "stuck" if isinstance(item, Stuck) else "unstuck",
                           "station": item.station, "button": item.button, "t": item.t_ns})
@@ -227,22 +232,23 @@ class Table:
 
     # --- time ------------------------------------------------------------------------------
     def next_deadline(self) -> int | None:
-        times = list(self._timers.values())
+        timers = self._timers
+        t = min(timers.values()) if timers else None
         if self.arbiter is not None:
             d = self.arbiter.next_deadline()
-            if d is not None:
-                times.append(d)
-        if not times or self.paused and self.arbiter is None:
-            return None
-        return min(times)
+            if d is not None and (t is None or d < t):
+                t = d
+        return t
 
     def advance(self, now_ns: int) -> None:
         """Do everything due at or before ``now_ns``, in time order."""
         due = self.next_deadline()
         if due is None or due > now_ns:
-            self.now_ns = max(self.now_ns, now_ns)
+            if now_ns > self.now_ns:
+                self.now_ns = now_ns
             return
-        self._record({"k": "tick", "t": now_ns})
+        if self._journal is not None:
+            self._journal.write({"k": "tick", "t": now_ns})
         while True:
             t_timer = min(self._timers.values(), default=None)
             t_arb = self.arbiter.next_deadline() if self.arbiter is not None else None
@@ -336,7 +342,8 @@ class Table:
     # --- judgements ------------------------------------------------------------------------
     def _on_decision(self, decision: Decision) -> None:
         seat = decision.station  # the arbiter's stations are the table's seats
-        self._record({"k": "judge", **decision.to_dict()})
+        if self._journal is not None:
+            self._journal.write({"k": "judge", **decision.to_dict()})
         self._outbox.append(Judged(seat, decision))
         game = self.game
         if game.outcome() is not None:
@@ -401,8 +408,10 @@ class Table:
     def _emit(self, events: list[Event]) -> None:
         """Record and publish the rules' events; schedule what they call for."""
         pile_won = False
+        journal = self._journal
         for e in events:
-            self._record({"k": "event", **event_to_dict(e)})
+            if journal is not None:
+                journal.write({"k": "event", **event_to_dict(e)})
             self._outbox.append(e)
             if isinstance(e, (Laid, Played)):
                 cards = [e.card] if isinstance(e, Laid) else list(e.cards)
@@ -417,12 +426,14 @@ class Table:
                 self._chain = 0
                 if self.arbiter is not None:
                     self.arbiter.pile_won(self.now_ns if self._won_at is None else self._won_at)
-                    for s in range(MAX_SEATS):
+                    for s in self._locked_seats:
                         self.arbiter.set_locked(s, False)
+                    self._locked_seats.clear()
                 self.tempo_ns = max(self.settings.tempo_min_ns,
                                     int(self.tempo_ns * (1.0 - self.settings.tempo_speedup)))
             elif isinstance(e, LockedOut) and self.arbiter is not None:
                 self.arbiter.set_locked(e.seat, True)
+                self._locked_seats.add(e.seat)
             elif isinstance(e, GameOver):
                 self._timers.clear()
                 self._record({"k": "end", "outcome": e.termination, "winner": e.winner,
