@@ -41,6 +41,9 @@ HOLD_NS = 600 * MS          # a press held this long is a "hold" (choose) outsid
 SHUTDOWN_HOLD_NS = 5000 * MS
 FRAME_NS = 16 * MS          # while something moves on screen
 IDLE_WAIT_NS = 250 * MS     # the longest the loop sleeps when nothing is due
+REFRESH_NS = 250 * MS       # redraw at least this often (banners and flashes expire)
+KEY_POLL_NS = 20 * MS       # developer mode: how often keys are looked for when nothing is due
+BOX_POLL_NS = 100 * MS      # the box: SDL's events (none expected) are looked at this often
 
 
 @dataclass
@@ -291,6 +294,9 @@ class App:
         self.private = False                # norvégienne: the hand is shown (after "press to look")
         self.chooser_cursor = 0
         self.over_since = 0
+        self._dirty = True
+        self._drawn_state: Any = None
+        self._next_refresh = 0
         self._start_attract()
         if opts.start_now:
             self.joined = [] if opts.all_bots else self._present_stations()
@@ -340,10 +346,18 @@ class App:
             deadlines.append(now + 50 * MS)
         deadlines.append(now + (FRAME_NS if self._animating() else IDLE_WAIT_NS))
         wait_ns = max(0, min(d for d in deadlines if d is not None) - now)
-        if wait_ns > 0:
-            ev = self.pg.event.wait(max(1, wait_ns // MS))
-            if ev.type != self.pg.NOEVENT:
-                self._on_event(ev, self.clock.now_ns())
+        # Block on the input queue, where GPIO presses land from their thread, so a press wakes
+        # the loop at once. SDL's own event wait polls (a few % of a core doing nothing), so
+        # keys are read by looking every KEY_POLL_NS instead (they are stamped when read anyway).
+        step = KEY_POLL_NS if self.opts.source == "keyboard" else BOX_POLL_NS
+        timeout_ns = min(wait_ns, step)
+        if timeout_ns <= 0:
+            return
+        try:
+            item = self.inputs.inbox.get(timeout=timeout_ns / 1e9)
+        except queue.Empty:
+            return
+        self.inputs.inbox.put(item)  # handled, in order, by _drain_inputs
 
     def _animating(self) -> bool:
         feed = self.match.feed if self.match is not None else None
@@ -352,6 +366,7 @@ class App:
     # --- inputs ---------------------------------------------------------------------------
     def _on_event(self, ev: Any, t: int) -> None:
         pg = self.pg
+        self._dirty = True
         if ev.type == pg.QUIT:
             self.running = False
             return
@@ -407,6 +422,7 @@ class App:
 
     def _on_press(self, press: Press, arrival: int) -> None:
         self.last_input = arrival
+        self._dirty = True
         if press.station == MENU_STATION:
             self._on_menu_button(press, arrival)
             return
@@ -558,6 +574,7 @@ class App:
             self._start_attract()
 
     def _sound_and_leds(self, item: Any, match: Match) -> None:
+        self._dirty = True
         sounds = self.sounds if not match.attract else None
         if isinstance(item, ToShow):
             if sounds:
@@ -680,6 +697,16 @@ class App:
         return " · ".join(keys + [tr(lang, "keys.menu")]) + "\n" + tr(lang, "keys.note")
 
     def _draw(self) -> None:
+        # Build a scene only when something happened (an input, the table's output, a new mode)
+        # or a refresh is due (banners that expire): an idle box costs next to nothing.
+        now = self.clock.now_ns()
+        state = (self.mode, self.help, self.message, self.private, self.chooser_cursor,
+                 self.menu.page, self.menu.cursor, len(self.joined))
+        if not self._dirty and state == self._drawn_state and now < self._next_refresh:
+            return
+        self._dirty = False
+        self._drawn_state = state
+        self._next_refresh = now + REFRESH_NS
         scene = self._scene()
         if scene == self.last_scene:
             return

@@ -5,7 +5,8 @@
 - busy: four bots playing bataille corse (``--bots all``) for ``--seconds``: CPU % of one core and
   peak resident memory (VmHWM);
 - idle: a game in ``flip_mode = "buttons"`` whose first seat is a person who never flips: nothing
-  happens on the table, so this is the cost of the loop itself;
+  happens on the table, so this is the cost of the loop itself; once with the keyboard (developer
+  mode, keys looked for every 20 ms) and once as the box (GPIO, here gpiozero's mock pins);
 and the time from starting the process to its "first frame" line, for each run.
 A benchmark: it prints figures and never fails on a time.
 """
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         idle_cfg = Path(tmp) / "idle.toml"
         idle_cfg.write_text("[inputs]\nflip_mode = \"buttons\"\n[timing]\nauto_flip_timeout_ms = 60000\n")
+        box_cfg = Path(tmp) / "box.toml"
+        box_cfg.write_text("[inputs]\nsource = \"gpio\"\nflip_mode = \"buttons\"\n[pins]\nfactory = \"mock\"\n"
+                           "[timing]\nauto_flip_timeout_ms = 60000\n")
         empty = Path(tmp) / "empty.toml"
         empty.write_text("")
         common = ["--window", args.window, "--journal", "none", "--lang", "en"]
@@ -89,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                            {**env, "SLAPBOX_CONFIG": str(empty)}, args.seconds)
             idle = measure(["--players", "4", "--preset", "bataille-corse", *common],
                            {**env, "SLAPBOX_CONFIG": str(idle_cfg)}, args.seconds)
+            box = measure(["--players", "4", "--preset", "bataille-corse", *common],
+                          {**env, "SLAPBOX_CONFIG": str(box_cfg)}, args.seconds)
         finally:
             if xvfb is not None:
                 xvfb.terminate()
@@ -97,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"slapbox play {args.window}, {where}, watched {args.seconds:g} s each:")
     print(f"  busy (4 bots playing): first frame {busy[0]:.2f} s after start, CPU {busy[1]:.1f}% of one "
           f"core, peak RSS {busy[2]:.1f} MB")
-    print(f"  idle (nothing happening): first frame {idle[0]:.2f} s after start, CPU {idle[1]:.1f}% of one "
-          f"core, peak RSS {idle[2]:.1f} MB")
+    print(f"  idle, keyboard (nothing happening): first frame {idle[0]:.2f} s after start, CPU "
+          f"{idle[1]:.1f}% of one core, peak RSS {idle[2]:.1f} MB")
+    print(f"  idle, the box (GPIO on gpiozero's mock pins): first frame {box[0]:.2f} s after start, CPU "
+          f"{box[1]:.1f}% of one core, peak RSS {box[2]:.1f} MB")
     return 0
 
 

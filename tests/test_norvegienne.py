@@ -411,3 +411,25 @@ def test_random_games_keep_every_card_end_and_replay_the_same(seed, players, vol
     assert isinstance(log[-1], GameOver)
     again, log2 = _random_game(seed, players, options)
     assert again.snapshot() == game.snapshot() and log2 == log
+
+
+def test_a_thousand_random_games_from_2_to_11_seats_keep_every_card_and_end():
+    # Random and rule-based players mixed; every action keeps the card count, every game ends.
+    from device.rules.bots import make_players
+
+    ends = Counter()
+    for seed in range(1000):
+        players = 2 + seed % 10
+        game = new_game("norvegienne", players=players, seed=seed,
+                        options={"max_rounds": 400, "rank_all": seed % 7 == 0,
+                                 "voluntary_pickup": seed % 5 == 0, "blind_chain": seed % 3 == 0})
+        seats = make_players(["rule" if (seed + s) % 2 else "random" for s in range(players)],
+                             Streams(seed))
+        total = len(game.all_cards())
+        dealt = Counter(game.all_cards())
+        while not game.over:
+            game.apply(seats[game.current_seat()].choose(game, game.current_seat()))
+            assert len(game.all_cards()) == total  # hands, face-up, face-down, stock, pile, burned
+        assert Counter(game.all_cards()) == dealt
+        ends[game.outcome().termination] += 1
+    assert sum(ends.values()) == 1000 and ends["win"] > 900

@@ -59,6 +59,9 @@ class Display:
         pygame.display.quit()
 
 
+SOFTWARE_FRAMEBUFFER = ("x11", "wayland")
+
+
 def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str | None = None,
                  title: str = "slapbox", resizable: bool = False) -> Display:
     """Open a ``size`` window (fullscreen: the desktop's size) with SDL video ``driver`` (None: SDL's
@@ -70,6 +73,11 @@ def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str
         os.environ["SDL_VIDEODRIVER"] = driver
     try:
         pygame.display.init()
+        if pygame.display.get_driver() in SOFTWARE_FRAMEBUFFER:
+            # On a desktop, SDL would present the window through an OpenGL renderer, which on a
+            # machine without a GPU loads Mesa's llvmpipe (tens of MB, and CPU on every frame).
+            # kmsdrm (the kiosk) has no other way than its renderer, so it keeps SDL's default.
+            os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
         pygame.font.init()
         pygame.display.set_caption(title)
         if fullscreen:

@@ -1,0 +1,165 @@
+"""`slapbox play`'s states driven like a person would: station buttons and keys, with SDL's dummy
+video driver (no window), the real table and rules. Times are passed in, so nothing sleeps."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from device.app import HOLD_NS, App, Options  # noqa: E402
+from device.inputs.press import MENU_STATION, Press  # noqa: E402
+from device.menu import Settings  # noqa: E402
+from device.rules.actions import action_to_dict  # noqa: E402
+from device.screen.display import open_display  # noqa: E402
+
+MS = 1_000_000
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    apps = []
+
+    def make(**kw) -> App:
+        settings = kw.pop("settings", Settings(preset="bataille-corse", players=3, lang="en"))
+        opts = Options(settings=settings, journal=str(tmp_path / "journal"), **kw)
+        app = App(opts, open_display((480, 320)))
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        if app.match is not None:
+            app.match.close()
+    pygame.display.quit()
+
+
+def tap(app: App, station: int, t: int) -> None:
+    app._on_press(Press(station, "slap", "press", t, "gpio"), t)
+    app._on_press(Press(station, "slap", "release", t + 100 * MS, "gpio"), t + 100 * MS)
+
+
+def hold(app: App, station: int, t: int) -> None:
+    app._on_press(Press(station, "slap", "press", t, "gpio"), t)
+    app._tick(t + HOLD_NS + 1)  # held long enough: chosen while still down
+    app._on_press(Press(station, "slap", "release", t + HOLD_NS + 50 * MS, "gpio"), t + HOLD_NS + 50 * MS)
+
+
+def test_attract_mode_any_press_joins_then_tap_is_next_and_hold_chooses(make_app):
+    app = make_app()
+    assert app.mode == "attract" and app.match is not None and app.match.attract
+    app._draw()
+    t = app.clock.now_ns()
+    tap(app, 2, t)  # station 3 joins: the menu opens
+    assert app.mode == "menu" and app.joined == [2]
+    tap(app, 2, t + 200 * MS)
+    assert app.menu.current() == "preset"
+    hold(app, 2, t + 400 * MS)  # steps the game to the next preset
+    assert app.opts.settings.preset == "strip-jack-naked"
+    tap(app, 5, t + 1500 * MS)  # another station joins
+    assert app.joined == [2, 5]
+    app.menu.cursor = 0
+    hold(app, 2, t + 2000 * MS)  # Start
+    assert app.mode == "game"
+    seats = app.match.table.seats
+    assert [(s.station, s.bot) for s in seats] == [(2, False), (5, False), (None, True)]
+
+
+def test_keyboard_start_menu_key_pauses_and_resumes(make_app):
+    app = make_app()
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Start
+    assert app.mode == "game"
+    assert app.match.table.seats[0].station == 0 and not app.match.table.seats[0].bot
+    app._draw()
+    t = app.clock.now_ns()
+    app._on_press(Press(MENU_STATION, "menu", "press", t, "keyboard"), t)
+    app._on_press(Press(MENU_STATION, "menu", "release", t + 80 * MS, "keyboard"), t + 80 * MS)
+    assert app.mode == "pause" and app.match.table.paused
+    assert app.match.table.next_deadline() is None  # no card is laid while paused
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Resume
+    assert app.mode == "game" and not app.match.table.paused
+
+
+def test_the_presenter_reports_shown_after_the_flip_that_first_drew_a_card(make_app):
+    app = make_app(start_now=True)
+    table = app.match.table
+    flips = []
+    real_flip = app.display.flip
+
+    def flip(dirty=None):
+        flips.append(real_flip(dirty))
+        return flips[-1]
+
+    app.display.flip = flip
+    app._tick(table.start_ns + table.settings.first_card_ns)  # the first card is laid
+    assert table.card_no == 1 and 1 not in table.shown_at  # laid, not yet seen
+    app._draw()
+    assert app.shown == {1} and table.shown_at[1] == flips[-1]  # stamped right after the flip
+    app._draw()  # nothing new: no second Shown
+    assert app.shown == {1} and table.shown_at[1] == flips[0]
+
+
+def test_a_norvegienne_player_looks_after_passing_the_box_and_chooses_with_its_button(make_app):
+    app = make_app(settings=Settings(preset="norvegienne", players=2, lang="en"), start_now=True)
+    table = app.match.table
+    assert table.pending_decision() == 0 and not table.seats[0].bot
+    scene = app._scene()
+    assert scene.kind == "pass"  # nobody's hand is on screen yet
+    t = app.clock.now_ns()
+    app._on_press(Press(0, "slap", "press", t, "gpio"), t)  # "press to look"
+    app._on_press(Press(0, "slap", "release", t + 50 * MS, "gpio"), t + 50 * MS)
+    assert app.private and app._scene().kind == "game"
+    app._on_press(Press(1, "slap", "press", t + 60 * MS, "gpio"), t + 60 * MS)  # not its turn: ignored
+    options = table.legal_decisions()
+    tap_t = t + 200 * MS
+    app._on_press(Press(0, "slap", "press", tap_t, "gpio"), tap_t)
+    app._on_press(Press(0, "slap", "release", tap_t + 100 * MS, "gpio"), tap_t + 100 * MS)
+    assert app.chooser_cursor == 1 % len(options)
+    hold_t = t + 500 * MS
+    app._on_press(Press(0, "slap", "press", hold_t, "gpio"), hold_t)
+    app._on_press(Press(0, "slap", "release", hold_t + HOLD_NS + MS, "gpio"), hold_t + HOLD_NS + MS)
+    app.match.journal.drain()
+    records = [json.loads(line) for line in app.match.journal.path.read_text().splitlines()]
+    decided = [r for r in records if r["k"] == "decide"]
+    assert decided and decided[0]["seat"] == 0
+    assert decided[0]["action"] == json.loads(json.dumps(action_to_dict(options[1 % len(options)])))
+
+
+def test_game_over_adds_to_the_leaderboard_and_a_hold_plays_again(make_app, tmp_path):
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en"),
+                   start_now=True, packs=[[44, 20], [24]])  # a Jack, then a 5; seat 1 has one 6
+    table = app.match.table
+    t = table.start_ns
+    for _ in range(20):
+        t += 500 * MS
+        app._tick(t)
+        app._draw()
+        if app.mode == "over":
+            break
+    assert app.mode == "over"
+    board = json.loads((tmp_path / "journal" / "leaderboard.json").read_text())
+    assert [p["name"] for p in board["players"]] == ["Anna"]
+    assert app._scene().kind == "over"
+    hold(app, 0, app.clock.now_ns())  # a hold on the game-over screen plays again
+    assert app.mode == "game" and not app.match.over
+
+
+def test_without_a_display_play_says_so_and_plays_a_bot_game(tmp_path):
+    (tmp_path / "empty.toml").write_text("")
+    env = {**os.environ, "SDL_VIDEODRIVER": "nonexistent", "SLAPBOX_CONFIG": str(tmp_path / "empty.toml")}
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "play", "--players", "3"],
+                          capture_output=True, text=True, timeout=120, env=env,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("slapbox play: no display (") and "virtual time" in lines[0]
+    assert "bataille-corse, 3 bots" in lines[1] and "cards" in lines[1]
+    assert "Traceback" not in proc.stderr
