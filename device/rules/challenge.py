@@ -229,17 +229,22 @@ class ChallengeGame(Game):
         events.append(CollectPending(self.collector))  # type: ignore[arg-type]
 
     # --- piles ---------------------------------------------------------------------------
-    def _collect(self, seat: int, reason: str, events: list[Event]) -> None:
-        pack = self.packs[seat]
+    def _take_pile(self, seat: int, reason: str, events: list[Event]) -> None:
+        """``seat`` puts the pile, then the pot, under its pack (a trick if the pile had cards)."""
         n_pile, n_pot = len(self.pile), len(self.pot)
+        pack = self.packs[seat]
         pack.extend(self.pile)
         pack.extend(self.pot)
         self.pile.clear()
         self.pot.clear()
         self._pile_patterns.clear()
         self.pile_base = self.laid
-        self.tricks += 1
+        if n_pile:
+            self.tricks += 1
         events.append(PileWon(seat, reason, n_pile, n_pot))
+
+    def _collect(self, seat: int, reason: str, events: list[Event]) -> None:
+        self._take_pile(seat, reason, events)
         self.collector = self.challenger = None
         self.owed = 0
         self._paying = False
@@ -366,18 +371,7 @@ class ChallengeGame(Game):
             return True
         winner = playing[0]
         if self.pile or self.pot:
-            reason = "challenge" if self.collector == winner else "last-seat"
-            pack = self.packs[winner]
-            n_pile, n_pot = len(self.pile), len(self.pot)
-            pack.extend(self.pile)
-            pack.extend(self.pot)
-            self.pile.clear()
-            self.pot.clear()
-            self._pile_patterns.clear()
-            self.pile_base = self.laid
-            if n_pile:
-                self.tricks += 1
-            events.append(PileWon(winner, reason, n_pile, n_pot))
+            self._take_pile(winner, "challenge" if self.collector == winner else "last-seat", events)
         self.collector = None
         self.turn = winner
         self._finish(Outcome("win", winner), events)
