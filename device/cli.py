@@ -150,9 +150,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EX_USAGE
     except ValueError as e:
         # Bad input the rules core refused (unknown option, bad deal): the player can fix it.
+        from device.inputs.press import PressFormatError
+        from device.journal import JournalError
         from device.rules.cards import DealError
         from device.rules.presets import OptionError
-        if not isinstance(e, (OptionError, DealError)):
+        if not isinstance(e, (OptionError, DealError, PressFormatError, JournalError)):
             return _internal_error(e)
         for line in str(e).splitlines() or [type(e).__name__]:
             print(f"{prog}: error: {line}", file=sys.stderr)

@@ -165,3 +165,21 @@ def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
     awards = [r for r in records if r["k"] == "judge" and r["kind"] == "award"]
     assert awards and awards[0]["station"] == 0
     assert [r["k"] for r in records].count("end") == 1
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["play", "--window", "10x10", "--headless"], "--window: expected a size like 800x480"),
+    (["play", "--input", "script:/no/such/file", "--headless"], "/no/such/file: cannot read the script"),
+    (["play", "--input", "joystick", "--headless"], "expected keyboard, gpio or script:FILE"),
+    (["play", "--tempo", "fast2", "--headless"], "--tempo: expected slow, normal, fast or milliseconds"),
+    (["replay", "/no/such/journal.jsonl"], "cannot read the journal"),
+    (["demo", "--preset", "paix", "--players", "9"], "paix takes 2 to 4, not 9"),
+])
+def test_bad_input_to_the_box_commands_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, needle):
+    from device.cli import main
+
+    (tmp_path / "empty.toml").write_text("")
+    monkeypatch.setenv("SLAPBOX_CONFIG", str(tmp_path / "empty.toml"))
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err

@@ -38,6 +38,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "In menus: arrows and Enter, or a station's button (tap = next, hold = choose).")
 
 
+def _window(text: str) -> tuple[int, int]:
+    from device.box_config import parse_size
+    from device.rules.presets import OptionError
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise OptionError(f"--window: {e}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from device.app import Options, arbiter_settings, run_headless, run_virtual_fallback
     from device.box_config import parse_size
@@ -85,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                         options=options)
     seed = args.seed if args.seed is not None else (game["seed"] if isinstance(game["seed"], int) else None)
     opts = Options(settings=settings, names=list(game["names"]),
-                   size=parse_size(args.window) if args.window else parse_size(display["size"]),
+                   size=_window(args.window) if args.window else parse_size(display["size"]),
                    fullscreen=args.fullscreen or display["fullscreen"],
                    driver=args.driver if args.driver is not None else display["driver"],
                    source=args.input or inputs["source"], seed=seed, packs=packs,
