@@ -38,6 +38,7 @@ def make_app(tmp_path):
     for app in apps:
         if app.match is not None:
             app.match.close()
+        app.inputs.close()
     pygame.display.quit()
 
 
@@ -163,3 +164,26 @@ def test_without_a_display_play_says_so_and_plays_a_bot_game(tmp_path):
     assert lines[0].startswith("slapbox play: no display (") and "virtual time" in lines[0]
     assert "bataille-corse, 3 bots" in lines[1] and "cards" in lines[1]
     assert "Traceback" not in proc.stderr
+
+
+def test_station_leds_show_whose_turn_it_is_and_blink_on_a_won_slap(make_app):
+    pins = {"factory": "mock", "menu": 26,
+            "stations": [{"slap": 17, "led": 22}, {"slap": 5, "led": 13}]}
+    app = make_app(source="gpio", pins=pins, start_now=True, packs=[[20, 28, 32], [20, 36, 40]])
+    table = app.match.table
+    assert [(s.station, s.bot) for s in table.seats] == [(0, False), (1, False)]
+    factory = app.inputs.gpio._factory
+    led = {0: factory.pin(22), 1: factory.pin(13)}
+    t = table.start_ns + table.settings.first_card_ns
+    app._tick(t)  # seat 0 lays a 5: seat 1's turn
+    assert (led[0].state, led[1].state) == (0, 1)
+    app._tick(t + table.settings.tempo_ns)  # seat 1 lays a 5: a double, seat 0's turn
+    assert (led[0].state, led[1].state) == (1, 0)
+    app._draw()  # the double is shown; station 2 slaps it
+    slap_t = table.shown_at[2] + 200 * MS
+    app._on_press(Press(1, "slap", "press", slap_t, "gpio"), slap_t)
+    app._tick(slap_t + 10 * MS)  # judged: station 2's LED blinks (on first), station 1's is off
+    assert table.game.in_play and table.stats[1].slaps_won == 1
+    assert led[1].state == 1
+    app._tick(slap_t + 10 * MS + 151 * MS)
+    assert led[1].state == 0  # ... and off again: a blink
