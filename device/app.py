@@ -42,7 +42,9 @@ SHUTDOWN_HOLD_NS = 5000 * MS
 FRAME_NS = 16 * MS          # while something moves on screen
 IDLE_WAIT_NS = 250 * MS     # the longest the loop sleeps when nothing is due
 REFRESH_NS = 250 * MS       # redraw at least this often (banners and flashes expire)
-KEY_POLL_NS = 20 * MS       # developer mode: how often keys are looked for when nothing is due
+KEY_POLL_NS = 10 * MS       # developer mode: how often keys are read while cards are moving
+QUIET_KEY_POLL_NS = 50 * MS  # ... and when nothing has happened for HOT_NS
+HOT_NS = 3000 * MS
 BOX_POLL_NS = 100 * MS      # the box: SDL's events (none expected) are looked at this often
 
 
@@ -295,6 +297,7 @@ class App:
         self.chooser_cursor = 0
         self.over_since = 0
         self._dirty = True
+        self._last_output = 0
         self._drawn_state: Any = None
         self._next_refresh = 0
         self._start_attract()
@@ -349,7 +352,12 @@ class App:
         # Block on the input queue, where GPIO presses land from their thread, so a press wakes
         # the loop at once. SDL's own event wait polls (a few % of a core doing nothing), so
         # keys are read by looking every KEY_POLL_NS instead (they are stamped when read anyway).
-        step = KEY_POLL_NS if self.opts.source == "keyboard" else BOX_POLL_NS
+        if self.opts.source != "keyboard":
+            step = BOX_POLL_NS
+        elif now - self._last_output < HOT_NS or self.held or self.menu_down is not None:
+            step = KEY_POLL_NS  # cards are moving: keys are read (and stamped) often
+        else:
+            step = QUIET_KEY_POLL_NS
         timeout_ns = min(wait_ns, step)
         if timeout_ns <= 0:
             return
@@ -575,6 +583,7 @@ class App:
 
     def _sound_and_leds(self, item: Any, match: Match) -> None:
         self._dirty = True
+        self._last_output = self.clock.now_ns()
         sounds = self.sounds if not match.attract else None
         if isinstance(item, ToShow):
             if sounds:
