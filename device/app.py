@@ -322,6 +322,8 @@ class App:
 
     # --- the loop -----------------------------------------------------------------------
     def run(self) -> int:
+        from device.runner import real_time_switch_interval
+        real_time_switch_interval()
         pg = self.pg
         try:
             while self.running:

@@ -9,6 +9,7 @@ comes out the same every time. Real time is the screen's main loop (device.app),
 from __future__ import annotations
 
 import queue
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -120,6 +121,7 @@ class Runner:
         service's watchdog, a frame)."""
         clock = self.clock
         table = self.table
+        real_time_switch_interval()
         while table.game.outcome() is None and not stop():
             now = clock.now_ns()
             if until_ns is not None and now >= until_ns:
@@ -158,6 +160,16 @@ class Runner:
         self.dispatch(now)
         self.table.advance(now)
         self.dispatch(now)
+
+
+def real_time_switch_interval(seconds: float = 0.0005) -> None:
+    """Let the main loop take the GIL back within ``seconds`` when it wakes for a deadline.
+
+    The input threads (gpiozero's callbacks, the serial reader) hold the GIL while they stamp and
+    enqueue; with Python's default 5 ms switch interval a judgement due now could wait that long.
+    """
+    if sys.getswitchinterval() > seconds:
+        sys.setswitchinterval(seconds)
 
 
 class _Deliver:
