@@ -33,6 +33,7 @@ from typing import Any
 from device.arbiter import Arbiter, ArbiterSettings, Award, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
+from device.rules.cards import shuffle
 from device.journal import MemoryJournal
 from device.rules.cards import DealError, parse_deal
 from device.session import GameSpec, make_table
@@ -117,9 +118,7 @@ def make_script(presses: int, stations: int, bounce: Bounce,
         script.append((t0, 1, card, int(slappable)))
         if slappable:
             who = list(range(stations))
-            for i in range(len(who) - 1, 0, -1):
-                j = int(rng.random() * (i + 1))
-                who[i], who[j] = who[j], who[i]
+            shuffle(who, rng)
             who = who[:2 + int(rng.random() * (stations - 1))]
         else:
             who = [int(rng.random() * stations)] if rng.random() < 0.3 else []
@@ -272,9 +271,7 @@ def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[
         # now and then one station slaps wrongly
         if table._slappable_at(card):
             who = list(range(stations))
-            for i in range(len(who) - 1, 0, -1):
-                j = int(rng.random() * (i + 1))
-                who[i], who[j] = who[j], who[i]
+            shuffle(who, rng)
             who = who[:2 + int(rng.random() * (stations - 1))]
         else:
             who = [int(rng.random() * stations)] if rng.random() < 0.15 else []

@@ -10,24 +10,22 @@ from typing import Any
 from device.rules.presets import OPTIONS, PRESET_NAMES, OptionError
 
 
-def positive_int(text: str) -> int:
+def _whole(text: str, low: int, expected: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _whole(text, 1, "a whole number of at least 1")
 
 
 def seed_value(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
-    return value
+    return _whole(text, 0, "a whole number >= 0")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = None) -> None:
