@@ -33,9 +33,8 @@ from typing import Any
 from device.arbiter import Arbiter, ArbiterSettings, Award, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
-from device.rules.cards import shuffle
 from device.journal import MemoryJournal
-from device.rules.cards import DealError, parse_deal
+from device.rules.cards import DealError, parse_deal, shuffle
 from device.session import GameSpec, make_table
 from device.table import Judged, Seat, Shown, Table, TableSettings, ToShow
 
