@@ -148,16 +148,17 @@ def test_display_and_inputs_values_are_checked(tmp_path):
 
 # --- headless play on the real clock -------------------------------------------------------
 def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
-    # Seat 0 (station 0, scripted) and a bot. Cards at 1.5 s and 1.55 s make a double; station 0
-    # slaps 30 ms after it, faster than any bot can. The journal says who won it.
+    # Seat 0 (station 0, scripted) and an easy bot. Cards at 1.5 s and 2.5 s make a double;
+    # station 0 slaps 200 ms after it, faster than an easy bot ever does (its reactions are
+    # 560 ms +- 70 ms plus a tail), and long before the next card. The journal says who won it.
     script = tmp_path / "presses.jsonl"
-    script.write_text(json.dumps({"t_ms": 1580, "station": 0, "button": "slap"}) + "\n")
+    script.write_text(json.dumps({"t_ms": 2700, "station": 0, "button": "slap"}) + "\n")
     journal = tmp_path / "journal"
     (tmp_path / "empty.toml").write_text("# every key has its default\n")
     env = {**os.environ, "SLAPBOX_CONFIG": str(tmp_path / "empty.toml")}
     proc = subprocess.run(
-        [sys.executable, "-m", "device.cli", "play", "--headless", "--deal", "53/59", "--tempo", "50",
-         "--input", f"script:{script}", "--journal", str(journal), "--seed", "1"],
+        [sys.executable, "-m", "device.cli", "play", "--headless", "--deal", "53/59", "--tempo", "1000",
+         "--level", "easy", "--input", f"script:{script}", "--journal", str(journal), "--seed", "1"],
         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "win: seat 0 (Anna) wins" in proc.stdout
