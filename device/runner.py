@@ -86,6 +86,9 @@ class Runner:
         self._deciding.add(seat)
 
         def decide() -> None:
+            if self.table.paused:  # the menu is open: think again once it closes
+                self.clock.call_at(self.clock.now_ns() + self.think_ns, decide)
+                return
             self._deciding.discard(seat)
             if self.table.pending_decision() == seat:
                 t = self.clock.now_ns()

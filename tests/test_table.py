@@ -299,3 +299,20 @@ def test_the_journal_is_flushed_per_record_and_synced_at_every_won_pile(tmp_path
     assert [json.loads(line)["t"] for line in path.read_text().splitlines()] == list(range(500))
     bj.close()
     assert bj.error is None
+
+
+def test_a_paused_table_lays_no_card_and_its_bots_wait_for_the_menu_to_close():
+    seats = assign_seats(2, [], ["A", "B"], bots="free")
+    spec = GameSpec("norvegienne", 4, seats, {})
+    clock = VirtualClock(0)
+    journal = MemoryJournal()
+    table = make_table(spec, start_ns=0, journal=journal)
+    runner = Runner(table, clock, minds=bot_minds(table))
+    runner.dispatch(0)  # seat 0's bot starts thinking
+    table.pause(True)
+    clock.advance_to(5000 * MS)
+    assert not [r for r in journal.records if r["k"] == "decide"]  # nobody moved while paused
+    table.pause(False)
+    runner.run_virtual(limit_ns=20_000 * MS)
+    decided = [r for r in journal.records if r["k"] == "decide"]
+    assert decided and decided[0]["t"] >= 5000 * MS
