@@ -390,8 +390,10 @@ class App:
             if press is not None:
                 self._on_press(press, t)
         elif ev.type == pg.MOUSEBUTTONDOWN and self.mode in ("menu", "pause"):
-            self.menu.choose()
-            self._menu_action(None)
+            # a click chooses the highlighted item (left button) or steps it back (right button)
+            self._menu_action(self.menu.choose(-1 if getattr(ev, "button", 1) == 3 else 1))
+        elif ev.type == pg.MOUSEWHEEL and self.mode in ("menu", "pause"):
+            (self.menu.prev if ev.y > 0 else self.menu.next)()
 
     def _menu_keys(self, ev: Any) -> bool:
         """Developer mode: arrows, Enter and Esc drive the menus directly."""

@@ -187,3 +187,17 @@ def test_station_leds_show_whose_turn_it_is_and_blink_on_a_won_slap(make_app):
     assert led[1].state == 1
     app._tick(slap_t + 10 * MS + 151 * MS)
     assert led[1].state == 0  # ... and off again: a blink
+
+
+def test_the_mouse_drives_the_menu_in_developer_mode(make_app):
+    app = make_app()
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
+    app._on_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1), app.clock.now_ns())
+    assert app.menu.current() == "preset"
+    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
+    assert app.opts.settings.preset == "strip-jack-naked"
+    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=(10, 10)), app.clock.now_ns())
+    assert app.opts.settings.preset == "bataille-corse"
+    app._on_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1), app.clock.now_ns())
+    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
+    assert app.mode == "game"  # a click on Start starts the game
