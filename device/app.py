@@ -80,7 +80,9 @@ def table_settings(opts: Options) -> TableSettings:
     return TableSettings(flip_mode=opts.settings.flip_mode, tempo_ns=tempo,
                          tempo_speedup=float(t.get("tempo_speedup", 0.0)),
                          tempo_min_ns=min(tempo, ms_to_ns(t.get("tempo_min_ms", 350))),
-                         auto_flip_timeout_ns=ms_to_ns(t.get("auto_flip_timeout_ms", 4000)))
+                         auto_flip_timeout_ns=ms_to_ns(t.get("auto_flip_timeout_ms", 4000)),
+                         first_card_ns=ms_to_ns(t.get("first_card_ms", 1500)),
+                         pile_pause_ns=ms_to_ns(t.get("pile_pause_ms", 1200)))
 
 
 def arbiter_settings(cfg: Config) -> ArbiterSettings:

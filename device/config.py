@@ -558,6 +558,9 @@ TIMING_FIELDS = (
     Field("tempo_min_ms", "number", 350, "the tempo never gets shorter than this", low=50, high=10000),
     Field("auto_flip_timeout_ms", "number", 4000, "a seat with a FLIP button that has not flipped after "
           "this long has its card flipped by the box", low=500, high=60000),
+    Field("first_card_ms", "number", 1500, "from the start of a game to its first card", low=0, high=30000),
+    Field("pile_pause_ms", "number", 1200, "after a won pile, before the winner's first card (time to see "
+          "who won and by how much)", low=0, high=30000),
 )
 
 register_section("timing", TIMING_FIELDS, "Timings in milliseconds (fractions allowed); the arbiter's "

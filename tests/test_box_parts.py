@@ -184,3 +184,15 @@ def test_bad_input_to_the_box_commands_is_one_line_and_exit_2(capsys, tmp_path, 
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err and "Traceback" not in err
+
+
+def test_the_tables_timings_come_from_the_config(tmp_path):
+    from device.app import Options, table_settings
+    from device.menu import Settings
+
+    f = tmp_path / "c.toml"
+    f.write_text("[timing]\nfirst_card_ms = 250\npile_pause_ms = 400\nauto_flip_timeout_ms = 2500\n")
+    timing = dict(load_config(str(f)).section("timing"))
+    ts = table_settings(Options(settings=Settings(tempo="fast"), timing=timing))
+    assert (ts.first_card_ns, ts.pile_pause_ns, ts.auto_flip_timeout_ns, ts.tempo_ns) == (
+        250_000_000, 400_000_000, 2_500_000_000, 550_000_000)
