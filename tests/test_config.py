@@ -59,7 +59,7 @@ def test_a_missing_default_file_means_every_default() -> None:
     assert dict(cfg.section("timing")) == {
         "settle_ms": 8, "tie_window_ms": 1, "grace_ms": 500, "release_ms": 20, "stuck_ms": 3000,
         "collect_delay_ms": 800, "tempo_ms": 900, "tempo_speedup": 0.0, "tempo_min_ms": 350,
-        "auto_flip_timeout_ms": 4000}
+        "auto_flip_timeout_ms": 4000, "first_card_ms": 1500, "pile_pause_ms": 1200}
 
 
 def test_an_empty_file_means_every_default(tmp_path: Path) -> None:
