@@ -154,7 +154,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from device.journal import JournalError
         from device.rules.cards import DealError
         from device.rules.presets import OptionError
-        if not isinstance(e, (OptionError, DealError, PressFormatError, JournalError)):
+        user_errors: tuple[type, ...] = (OptionError, DealError, PressFormatError, JournalError)
+        if "device.inputs.gpio" in sys.modules:  # imported only where GPIO is used
+            user_errors += (sys.modules["device.inputs.gpio"].GpioConfigError,)
+        if not isinstance(e, user_errors):
             return _internal_error(e)
         for line in str(e).splitlines() or [type(e).__name__]:
             print(f"{prog}: error: {line}", file=sys.stderr)

@@ -175,6 +175,7 @@ def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
     (["play", "--tempo", "fast2", "--headless"], "--tempo: expected slow, normal, fast or milliseconds"),
     (["replay", "/no/such/journal.jsonl"], "cannot read the journal"),
     (["demo", "--preset", "paix", "--players", "9"], "paix takes 2 to 4, not 9"),
+    (["play", "--input", "gpio", "--headless"], "the lgpio pin factory cannot start"),
 ])
 def test_bad_input_to_the_box_commands_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, needle):
     from device.cli import main

@@ -99,8 +99,14 @@ class StampedMockPin(MockPin):
 def make_factory(name: str = "lgpio") -> Any:
     """A gpiozero pin factory by name: ``lgpio`` (a Raspberry Pi) or ``mock`` (anywhere)."""
     if name == "lgpio":
-        from gpiozero.pins.lgpio import LGPIOFactory  # imports lgpio: only on a Pi
-        return LGPIOFactory()
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory  # imports lgpio: only on a Pi
+            return LGPIOFactory()
+        except Exception as e:  # noqa: BLE001 -- no lgpio, no GPIO chip, no permission: say which
+            raise GpioConfigError(
+                f"gpio: the lgpio pin factory cannot start ({type(e).__name__}: {e}); on a Raspberry "
+                "Pi install python3-lgpio and use a venv with system site packages (see hardware.md); "
+                'elsewhere use --input keyboard, or [pins] factory = "mock"') from None
     if name == "mock":
         return MockFactory(pin_class=StampedMockPin)
     raise GpioConfigError(f"gpio: pin factory {name!r}, expected lgpio or mock")
