@@ -296,6 +296,7 @@ class App:
         self.menu_down: int | None = None   # MENU button press time
         self.last_input = self.clock.now_ns()
         self.private = False                # norvégienne: the hand is shown (after "press to look")
+        self._looker: int | None = None     # ... to this seat
         self.chooser_cursor = 0
         self.over_since = 0
         self._dirty = True
@@ -485,6 +486,9 @@ class App:
             self._to_menu()
 
     def _hold(self) -> None:
+        if self.mode == "game" and self.private and self._pending_human() is not None:
+            self._choose_current()
+            return
         if self.mode in ("menu", "pause"):
             self._menu_action(self.menu.choose())
         elif self.mode == "over":
@@ -612,7 +616,8 @@ class App:
         elif isinstance(item, GameOver) and sounds:
             sounds.play("game_over")
         elif isinstance(item, DecisionNeeded):
-            self.private = False
+            if item.seat != self._looker:  # the box passes to another player: hide the hand
+                self.private = False
             self.chooser_cursor = 0
 
     def _game_over(self, now: int) -> None:
@@ -640,7 +645,7 @@ class App:
 
     def _choose_with(self, press: Press) -> None:
         """The seat whose choice it is uses its own buttons: first press looks, tap = next,
-        hold = choose (the release after a hold)."""
+        hold = choose (as soon as the loop sees it held; see _hold)."""
         seat = self._pending_human()
         table = self.match.table  # type: ignore[union-attr]
         if seat is None or table.seats[seat].station != press.station:
@@ -648,6 +653,7 @@ class App:
         if press.edge == "press":
             if not self.private:
                 self.private = True
+                self._looker = seat
                 self.hold_done.add(press.station)
                 return
             self.held[press.station] = press.t_ns
@@ -658,12 +664,28 @@ class App:
             return
         if t0 is None:
             return
-        actions = table.legal_decisions()
-        if press.t_ns - t0 >= HOLD_NS:
-            action = actions[self.chooser_cursor % len(actions)]
-            table.decide(seat, action, self.clock.now_ns())
+        if press.t_ns - t0 >= HOLD_NS:  # a hold the loop did not see yet (released at once)
+            self._choose_current()
         else:
-            self.chooser_cursor = (self.chooser_cursor + 1) % max(1, len(actions))
+            self.chooser_cursor = (self.chooser_cursor + 1) % max(1, len(self.decisions()))
+
+    def decisions(self) -> list[Any]:
+        """The pending seat's choices in the chooser's order: "ready" first in the swap phase
+        (most players keep their cards), then the rest as the rules list them."""
+        from device.rules.actions import Ready
+        actions = self.match.table.legal_decisions() if self.match is not None else []
+        return [a for a in actions if isinstance(a, Ready)] + [a for a in actions if not isinstance(a, Ready)]
+
+    def _choose_current(self) -> None:
+        """The pending seat's choice under the cursor is made."""
+        seat = self._pending_human()
+        if seat is None or self.match is None:
+            return
+        table = self.match.table
+        actions = self.decisions()
+        if actions:
+            table.decide(seat, actions[self.chooser_cursor % len(actions)], self.clock.now_ns())
+            self.chooser_cursor = 0
 
     # --- drawing --------------------------------------------------------------------------
     def _scene(self) -> Any:
@@ -692,10 +714,11 @@ class App:
         if self.mode == "game" and seat is not None:
             if not self.private:
                 return sc.pass_scene(seat, match.table.seats[seat].name, size, lang)
-            actions = match.table.legal_decisions()
-            chooser = sc.chooser_view(match.table.game, seat, actions, self.chooser_cursor, lang)
-            return sc.game_scene(match.table, match.feed, now, size, lang, note=note,
-                                 chooser=chooser, private_seat=seat)
+            actions = self.decisions()
+            chooser = sc.chooser_view(match.table, seat, actions, self.chooser_cursor, lang)
+            # the chooser needs the room the keys' note would take
+            return sc.game_scene(match.table, match.feed, now, size, lang, chooser=chooser,
+                                 private_seat=seat)
         scene = sc.game_scene(match.table, match.feed, now, size, lang, note=note)
         if self.mode == "pause":
             return sc.menu_scene(self.menu.view(), size, lang, background=scene)

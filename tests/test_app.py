@@ -119,7 +119,7 @@ def test_a_norvegienne_player_looks_after_passing_the_box_and_chooses_with_its_b
     app._on_press(Press(0, "slap", "release", t + 50 * MS, "gpio"), t + 50 * MS)
     assert app.private and app._scene().kind == "game"
     app._on_press(Press(1, "slap", "press", t + 60 * MS, "gpio"), t + 60 * MS)  # not its turn: ignored
-    options = table.legal_decisions()
+    options = app.decisions()
     tap_t = t + 200 * MS
     app._on_press(Press(0, "slap", "press", tap_t, "gpio"), tap_t)
     app._on_press(Press(0, "slap", "release", tap_t + 100 * MS, "gpio"), tap_t + 100 * MS)
@@ -201,3 +201,26 @@ def test_the_mouse_drives_the_menu_in_developer_mode(make_app):
     app._on_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1), app.clock.now_ns())
     app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
     assert app.mode == "game"  # a click on Start starts the game
+
+
+def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_looking(make_app):
+    app = make_app(settings=Settings(preset="norvegienne", players=2, lang="en"), start_now=True)
+    table = app.match.table
+    t = app.clock.now_ns()
+    app._on_press(Press(0, "slap", "press", t, "keyboard"), t)  # look
+    app._on_press(Press(0, "slap", "release", t + 50 * MS, "keyboard"), t + 50 * MS)
+    first = app.decisions()[0]
+    assert type(first).__name__ == "Ready"  # the swap phase offers "ready" first
+    app._on_press(Press(0, "slap", "press", t + 70 * MS, "keyboard"), t + 70 * MS)  # tap: next
+    app._on_press(Press(0, "slap", "release", t + 90 * MS, "keyboard"), t + 90 * MS)
+    second = app.decisions()[1]
+    app._on_press(Press(0, "slap", "press", t + 100 * MS, "keyboard"), t + 100 * MS)
+    app._tick(t + 100 * MS + HOLD_NS + 1)  # still held: the loop chooses now
+    app._on_press(Press(0, "slap", "release", t + 100 * MS + HOLD_NS + 80 * MS, "keyboard"),
+                  t + 100 * MS + HOLD_NS + 80 * MS)
+    app.match.journal.drain()
+    records = [json.loads(line) for line in app.match.journal.path.read_text().splitlines()]
+    decided = [r for r in records if r["k"] == "decide"]
+    assert len(decided) == 1 and decided[0]["action"] == json.loads(json.dumps(action_to_dict(second)))
+    assert table.pending_decision() == 0  # a swap: still seat 0's choice, no need to look again
+    assert app.private and app._scene().kind == "game"
