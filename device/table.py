@@ -241,29 +241,35 @@ class Table:
         return t
 
     def advance(self, now_ns: int) -> None:
-        """Do everything due at or before ``now_ns``, in time order."""
-        due = self.next_deadline()
-        if due is None or due > now_ns:
-            if now_ns > self.now_ns:
-                self.now_ns = now_ns
-            return
-        if self._journal is not None:
-            self._journal.write({"k": "tick", "t": now_ns})
+        """Do everything due at or before ``now_ns``, in time order (the arbiter's judgements
+        before a timer due at the same time)."""
+        arbiter = self.arbiter
+        timers = self._timers
+        ticked = False
         while True:
-            t_timer = min(self._timers.values(), default=None)
-            t_arb = self.arbiter.next_deadline() if self.arbiter is not None else None
+            name = min(timers, key=timers.__getitem__) if timers else None
+            t_timer = timers[name] if name is not None else None
+            t_arb = arbiter.next_deadline() if arbiter is not None else None
             if t_arb is not None and t_arb <= now_ns and (t_timer is None or t_arb <= t_timer):
-                self.now_ns = max(self.now_ns, t_arb)
-                for decision in self.arbiter.advance(t_arb):  # type: ignore[union-attr]
-                    self._on_decision(decision)
+                t = t_arb
             elif t_timer is not None and t_timer <= now_ns:
-                name = min(self._timers, key=self._timers.__getitem__)
-                del self._timers[name]
-                self.now_ns = max(self.now_ns, t_timer)
-                self._on_timer(name)
+                t = t_timer
             else:
                 break
-        self.now_ns = max(self.now_ns, now_ns)
+            if not ticked:
+                ticked = True
+                if self._journal is not None:
+                    self._journal.write({"k": "tick", "t": now_ns})
+            if t > self.now_ns:
+                self.now_ns = t
+            if t == t_arb:
+                for decision in arbiter.advance(t_arb):  # type: ignore[union-attr]
+                    self._on_decision(decision)
+            else:
+                del timers[name]  # type: ignore[arg-type]
+                self._on_timer(name)  # type: ignore[arg-type]
+        if now_ns > self.now_ns:
+            self.now_ns = now_ns
 
     def pause(self, on: bool) -> None:
         """The menu is open: no card is laid while paused (slaps in flight are still judged)."""
