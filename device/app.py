@@ -39,7 +39,6 @@ log = logging.getLogger("slapbox")
 MS = 1_000_000
 HOLD_NS = 600 * MS          # a press held this long is a "hold" (choose) outside a game
 SHUTDOWN_HOLD_NS = 5000 * MS
-FRAME_NS = 16 * MS          # while something moves on screen
 IDLE_WAIT_NS = 250 * MS     # the longest the loop sleeps when nothing is due
 REFRESH_NS = 250 * MS       # redraw at least this often (banners and flashes expire)
 KEY_POLL_NS = 10 * MS       # developer mode: how often keys are read while cards are moving
@@ -291,6 +290,7 @@ class App:
         self.message: list[str] | None = None
         self.shown: set[int] = set()
         self.last_scene: Any = None
+        self._woken: Any = None             # the input that ended the last wait
         self.held: dict[int, int] = {}      # station -> press time (menus: tap / hold)
         self.hold_done: set[int] = set()
         self.menu_down: int | None = None   # MENU button press time
@@ -330,7 +330,6 @@ class App:
         pg = self.pg
         try:
             while self.running:
-                now = self.clock.now_ns()
                 for ev in pg.event.get():
                     self._on_event(ev, self.clock.now_ns())
                 self._drain_inputs()
@@ -352,7 +351,7 @@ class App:
             deadlines.append(self.inputs.gpio.next_deadline())
         if self.held or self.menu_down is not None:
             deadlines.append(now + 50 * MS)
-        deadlines.append(now + (FRAME_NS if self._animating() else IDLE_WAIT_NS))
+        deadlines.append(now + IDLE_WAIT_NS)
         wait_ns = max(0, min(d for d in deadlines if d is not None) - now)
         # Block on the input queue, where GPIO presses land from their thread, so a press wakes
         # the loop at once. SDL's own event wait polls (a few % of a core doing nothing), so
@@ -367,14 +366,9 @@ class App:
         if timeout_ns <= 0:
             return
         try:
-            item = self.inputs.inbox.get(timeout=timeout_ns / 1e9)
+            self._woken = self.inputs.inbox.get(timeout=timeout_ns / 1e9)
         except queue.Empty:
-            return
-        self.inputs.inbox.put(item)  # handled, in order, by _drain_inputs
-
-    def _animating(self) -> bool:
-        feed = self.match.feed if self.match is not None else None
-        return bool(feed is not None and getattr(feed, "animating", lambda now: False)(self.clock.now_ns()))
+            pass
 
     # --- inputs ---------------------------------------------------------------------------
     def _on_event(self, ev: Any, t: int) -> None:
@@ -423,10 +417,12 @@ class App:
 
     def _drain_inputs(self) -> None:
         while True:
-            try:
-                item = self.inputs.inbox.get_nowait()
-            except queue.Empty:
-                break
+            item, self._woken = self._woken, None  # the item that woke the loop comes first
+            if item is None:
+                try:
+                    item = self.inputs.inbox.get_nowait()
+                except queue.Empty:
+                    break
             now = self.clock.now_ns()
             if isinstance(item, Press):
                 self._on_press(item, now)
