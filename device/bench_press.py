@@ -268,7 +268,7 @@ def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[
     def react(table: Table, card: int, now: int) -> list[Edge]:
         # on a double, 2 to all stations slap 150-400 ms after it is shown; on any other card,
         # now and then one station slaps wrongly
-        if table._slappable_at(card):
+        if table.slappable_at(card):
             who = list(range(stations))
             shuffle(who, rng)
             who = who[:2 + int(rng.random() * (stations - 1))]

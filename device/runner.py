@@ -67,7 +67,7 @@ class Runner:
         self.table.submit(Shown(card, t_ns))
         if not self.hands:
             return
-        slappable = self.table._slappable_at(card)
+        slappable = self.table.slappable_at(card)
         game = self.table.game
         locked = getattr(game, "locked", ())
         for seat, hand in self.hands.items():

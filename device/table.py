@@ -335,15 +335,12 @@ class Table:
     def _on_shown(self, shown: Shown) -> None:
         self.shown_at.setdefault(shown.card, shown.t_ns)
         if self.arbiter is not None:
-            slappable = self._slappable_at(shown.card)
-            self.arbiter.shown(shown.card, shown.t_ns, slappable)
+            self.arbiter.shown(shown.card, shown.t_ns, self.slappable_at(shown.card))
 
-    def _slappable_at(self, card: int) -> bool:
-        game = self.game
-        base = getattr(game, "pile_base", 0)
-        patterns = getattr(game, "_pile_patterns", [])
-        i = card - base - 1
-        return 0 <= i < len(patterns) and patterns[i] is not None
+    def slappable_at(self, card: int) -> bool:
+        """Could the pile be slapped while card number ``card`` was on top? (Only slap games.)"""
+        at = getattr(self.game, "slappable_at", None)
+        return at is not None and at(card) is not None
 
     # --- judgements ------------------------------------------------------------------------
     def _on_decision(self, decision: Decision) -> None:

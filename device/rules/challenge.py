@@ -138,6 +138,12 @@ class ChallengeGame(Game):
             return None
         return self._pile_patterns[-1]
 
+    def slappable_at(self, card: int) -> str | None:
+        """The pattern the pile showed just after card number ``card`` was laid, if that card is
+        still on the pile (None otherwise: a slap on it is wrong, or comes too late)."""
+        i = card - self.pile_base - 1
+        return self._pile_patterns[i] if 0 <= i < len(self._pile_patterns) else None
+
     def apply(self, action: Action) -> list[Event]:
         if self._outcome is not None:
             raise IllegalAction("the game is over")
@@ -290,7 +296,7 @@ class ChallengeGame(Game):
                 raise IllegalAction(f"card {k} has not been laid yet")
             if k < self.pile_base or k == self.pile_base > 0:
                 raise IllegalAction(f"card {k} is no longer on the pile (the pile was won since)")
-            pattern = self._pile_patterns[k - self.pile_base - 1] if k > self.pile_base else None
+            pattern = self.slappable_at(k)
         if pattern is not None:
             self._collect(seat, "slap:" + pattern, events)
             return
