@@ -167,6 +167,7 @@ class Table:
         self.stuck: set[tuple[int, str]] = set()
         self.paused = False
         self._locked_seats: set[int] = set()
+        self._paused_timers: dict[str, int] = {}  # the timers a pause stopped
         self._collect_at: int | None = None  # when a won challenge was due to be collected
         self._won_at: int | None = None
         self._station_seat = {s.station: s.seat for s in self.seats if s.station is not None and not s.bot}
@@ -282,7 +283,7 @@ class Table:
             self._timers.clear()
         else:
             shift = self.settings.first_card_ns
-            self._timers = {k: self.now_ns + shift for k in getattr(self, "_paused_timers", {})}
+            self._timers = {k: self.now_ns + shift for k in self._paused_timers}
 
     def drain(self) -> list[Any]:
         """Everything that happened since the last call, for the outputs."""
