@@ -37,6 +37,7 @@ from operator import itemgetter
 from random import Random
 from typing import Any, NamedTuple, Union
 
+from device.records import new, typed
 from device.rules.cards import shuffle
 
 __all__ = ["ArbiterSettings", "Arbiter", "Award", "WrongSlap", "Ignored", "Decision",
@@ -116,16 +117,8 @@ class _IgnoredFields(NamedTuple):
     reason: str
 
 
-# Immutable records, one per press: typed NamedTuples (cheaper to build than frozen dataclasses)
-# whose equality is by type and value, like the input records.
-def _eq(self: tuple, other: object) -> bool:
-    return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
-
-
-def _ne(self: tuple, other: object) -> bool:
-    return not _eq(self, other)
-
-
+# Immutable records, one per press (device.records: equality by type and value).
+@typed
 class Award(_AwardFields):
     """``station`` won the slap window of card ``card`` with the press stamped ``t_ns``.
 
@@ -136,9 +129,6 @@ class Award(_AwardFields):
     """
 
     __slots__ = ()
-    __eq__ = _eq
-    __ne__ = _ne
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "award", "card": self.card, "station": self.station, "t_ns": self.t_ns,
@@ -147,26 +137,22 @@ class Award(_AwardFields):
                 "margin_ns": self.margin_ns, "by_tie_rule": self.by_tie_rule}
 
 
+@typed
 class WrongSlap(_WrongSlapFields):
     """A press stamped when nothing was slappable; ``card``: the card on top then (None: none)."""
 
     __slots__ = ()
-    __eq__ = _eq
-    __ne__ = _ne
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "wrong_slap", "station": self.station, "t_ns": self.t_ns,
                 "card": self.card}
 
 
+@typed
 class Ignored(_IgnoredFields):
     """A press that neither wins nor costs: ``reason`` is grace, lost, duplicate or locked."""
 
     __slots__ = ()
-    __eq__ = _eq
-    __ne__ = _ne
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "ignored", "station": self.station, "t_ns": self.t_ns,
@@ -307,8 +293,9 @@ class Arbiter:
         self._seg_t.append(t_ns)
         self._segs.append(seg)
 
-    def press(self, station: int, t_ns: int, arrival_ns: int) -> None:
-        """A slap press stamped ``t_ns`` at its source that reached the table at ``arrival_ns``."""
+    def press(self, station: int, t_ns: int, arrival_ns: int) -> int:
+        """A slap press stamped ``t_ns`` at its source that reached the table at ``arrival_ns``.
+        Returns when it is due for judgement (its stamp + settle, or its arrival if later)."""
         # exact type checks: cheap on the hot path, and they refuse bools and floats alike
         if type(station) is not int or not 0 <= station < self._stations:
             self._check_station(station, "press")
@@ -322,6 +309,7 @@ class Arbiter:
         # station, never arrival order (the unique seq keeps comparisons off the flags)
         self._seq += 1
         heappush(self._heap, [due, t_ns, station, self._seq, self._locked[station], False])
+        return due
 
     # --- what it tells the table -------------------------------------------------------------
 
@@ -348,7 +336,7 @@ class Arbiter:
         slap[_JUDGED] = True
         _, t, station, _, locked, _ = slap
         if locked:
-            out.append(Ignored(station, t, "locked"))
+            out.append(new(Ignored, (station, t, "locked")))
             return
         seg = self._segs[bisect_right(self._seg_t, t) - 1]
         if seg.slappable:
@@ -360,19 +348,19 @@ class Arbiter:
                 # first: one stamped earlier but delivered after the award takes the claim
                 # back from a later one still waiting (judgements never depend on arrival)
                 seg.claims[station] = slap
-                out.append(Ignored(station, t, "lost"))
+                out.append(new(Ignored, (station, t, "lost")))
             elif claim is slap:
-                out.append(Ignored(station, t, "lost"))
+                out.append(new(Ignored, (station, t, "lost")))
             else:
-                out.append(Ignored(station, t, "duplicate"))
+                out.append(new(Ignored, (station, t, "duplicate")))
             return
         if self._in_grace(t):
-            out.append(Ignored(station, t, "grace"))
+            out.append(new(Ignored, (station, t, "grace")))
         elif station in seg.wrong:
-            out.append(Ignored(station, t, "duplicate"))
+            out.append(new(Ignored, (station, t, "duplicate")))
         else:
             seg.wrong.add(station)
-            out.append(WrongSlap(station, t, seg.card))
+            out.append(new(WrongSlap, (station, t, seg.card)))
 
     def _decide(self, seg: _Segment, first: _Slap, out: list[Decision]) -> _Slap:
         """Decide ``seg``'s window now, from every valid press known for it; returns the winner."""

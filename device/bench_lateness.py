@@ -27,7 +27,8 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from device.bench_press import ARCADE, DEAL, Bounce, percentile, table_spec
+from device.bench_press import (ARCADE, DEAL, STORM_OPTIONS, STORM_TABLE, Bounce, percentile, storm,
+                                table_spec)
 from device.arbiter import Award, WrongSlap
 from device.clock import MonotonicClock
 from device.inputs.debounce import Debouncer
@@ -35,15 +36,10 @@ from device.inputs.press import Press
 from device.journal import FileJournal, MemoryJournal
 from device.runner import Runner
 from device.session import make_table
-from device.table import TableSettings
 
 __all__ = ["LatenessResult", "storm", "run", "main"]
 
 MS = 1_000_000
-#: a fast table, so cards, windows and won piles keep coming during the storm
-STORM_TABLE = TableSettings(tempo_ns=300 * MS, first_card_ns=200 * MS, pile_pause_ns=400 * MS)
-#: no penalty for a wrong slap: the storm never empties a pack, so the game lasts the whole run
-STORM_OPTIONS = {"wrong_slap": "none"}
 LEAD_NS = 50 * MS    # from building the table to its start
 TAIL_NS = 150 * MS   # after the last edge: every press in flight is judged by then
 
@@ -63,28 +59,6 @@ class LatenessResult:
     edges: int = 0
     seconds: float = 0.0
     game_over: bool = False  # the game ended before the storm did
-
-
-def storm(seconds: float, stations: int, bounce: Bounce, seed: int) -> list[tuple[int, int, int]]:
-    """Scripted edges (t_ns from the start, station, level), in time order: each station slaps,
-    holds 20-60 ms, releases, waits 20-80 ms after its release settled, and slaps again."""
-    rng = Random(seed)
-    end = int(seconds * 1e9)
-    out: list[tuple[int, int, int]] = []
-    for s in range(stations):
-        t = int(rng.random() * 50 * MS)
-        while t < end:
-            last = t
-            for i, dt in enumerate(bounce.train(rng, False)):  # down, up ... ends down
-                out.append((t + dt, s, i % 2))
-                last = t + dt
-            up = last + 20 * MS + int(rng.random() * 40 * MS)
-            for i, dt in enumerate(bounce.train(rng, True)):  # up, down ... ends up
-                out.append((up + dt, s, 1 - i % 2))
-                last = up + dt
-            t = last + 40 * MS + int(rng.random() * 60 * MS)  # 20 ms to settle, then a wait
-    out.sort()
-    return out
 
 
 def _feed(edges: list[tuple[int, int, int]], start: int, debs: list[Debouncer],
@@ -168,10 +142,10 @@ def run(seconds: float = 4.0, *, stations: int = 8, bounce: Bounce = ARCADE, see
                 res.ignored += 1
         return out
 
-    def press(station: int, t_ns: int, arrival_ns: int) -> None:
+    def press(station: int, t_ns: int, arrival_ns: int) -> int:
         res.received += 1
         res.delivery_ns.append(arrival_ns - t_ns)
-        take(station, t_ns, arrival_ns)
+        return take(station, t_ns, arrival_ns)
 
     arbiter.advance = advance  # type: ignore[method-assign]
     arbiter.press = press  # type: ignore[method-assign]

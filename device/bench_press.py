@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from device.arbiter import Arbiter, ArbiterSettings, Award, WrongSlap
+from device.arbiter import Arbiter, ArbiterSettings, Award, Ignored, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
 from device.journal import MemoryJournal
@@ -252,6 +252,7 @@ class TableResult:
     cpu_ns: int         # process CPU of the loop, game set-up excluded
     wall_ns: int        # wall clock of the loop, game set-up excluded
     per_press: list[int]  # wall-clock ns per press (timed passes only)
+    debounce_cpu_ns: int = 0  # untimed passes: the part of cpu_ns spent debouncing the edges
 
 
 Edge = tuple[int, int, int, int]  # (arrival, stamp, station, level)
@@ -290,11 +291,175 @@ def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[
     return out
 
 
+# The storm: what `device.bench_lateness` plays under the real clock, and the table mode's default.
+#: a fast table, so cards, windows and won piles keep coming during the storm
+STORM_TABLE = TableSettings(tempo_ns=300 * MS, first_card_ns=200 * MS, pile_pause_ns=400 * MS)
+#: no penalty for a wrong slap: the storm never empties a pack, so the game lasts the whole run
+STORM_OPTIONS = {"wrong_slap": "none"}
+#: a station's storm cycle: press train, 20-60 ms held, release train, 40-100 ms up: ~9 presses/s
+STORM_PRESSES_PER_S = 9
+
+
+def storm(seconds: float, stations: int, bounce: Bounce, seed: int) -> list[tuple[int, int, int]]:
+    """Scripted edges (t_ns from the start, station, level), in time order: each station slaps,
+    holds 20-60 ms, releases, waits 20-80 ms after its release settled, and slaps again."""
+    rng = Random(seed)
+    end = int(seconds * 1e9)
+    out: list[tuple[int, int, int]] = []
+    for s in range(stations):
+        t = int(rng.random() * 50 * MS)
+        while t < end:
+            last = t
+            for i, dt in enumerate(bounce.train(rng, False)):  # down, up ... ends down
+                out.append((t + dt, s, i % 2))
+                last = t + dt
+            up = last + 20 * MS + int(rng.random() * 40 * MS)
+            for i, dt in enumerate(bounce.train(rng, True)):  # up, down ... ends up
+                out.append((up + dt, s, 1 - i % 2))
+                last = up + dt
+            t = last + 40 * MS + int(rng.random() * 60 * MS)  # 20 ms to settle, then a wait
+    out.sort()
+    return out
+
+
+def storm_edges(presses: int, stations: int, bounce: Bounce, seed: int) -> list[Edge]:
+    """`storm` in the table mode's form, (arrival, stamp, station, level), long enough for about
+    ``presses`` presses (every station slapping over and over, whatever the cards)."""
+    seconds = presses / (stations * STORM_PRESSES_PER_S)
+    return [(t + LATENCY_NS, t, s, level) for t, s, level in storm(seconds, stations, bounce, seed)]
+
+
 def run_table(edges: list[Edge], spec: GameSpec, *, journal: str = "none", timed: bool,
               stop_after: int | None = None) -> TableResult:
-    """Replay ``edges`` (from `plan_table`) through debouncers and a table, as the box's loop."""
-    return _drive(spec, edges, journal=journal, timed=timed, react=None, record=None,
+    """Replay ``edges`` (from `plan_table` or `storm_edges`) through debouncers and a table, as
+    the box's loop. Untimed: the throughput pass, a loop with nothing in it but the press path;
+    timed: each press's wall-clock cost too (the loop that measures costs more itself)."""
+    if not timed:
+        return _replay(spec, edges, journal=journal, stop_after=stop_after)
+    return _drive(spec, edges, journal=journal, timed=True, react=None, record=None,
                   stop_after=stop_after)
+
+
+def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
+            stop_after: int | None) -> TableResult:
+    """`_drive`'s deliveries and steps for an untimed replay, in two measured parts: the GPIO
+    thread's (every edge through its station's `Debouncer`, the records it puts on the queue)
+    and the main loop's (each record submitted to the table at its arrival, then a step; a step
+    at each of the table's deadlines). The debouncers depend on nothing but their edges, so the
+    records and their order are the ones an interleaved run makes."""
+    settings = spec.arbiter
+    clock, cpu_clock = time.perf_counter_ns, time.process_time_ns
+    limit = _NEVER if stop_after is None else stop_after
+    begin_wall, begin_cpu = clock(), cpu_clock()
+    # the GPIO thread: edges -> records, each with the arrival of the edge that made it
+    inbox: list[Any] = []
+    records: list[tuple[int, Press]] = []
+    debs = [Debouncer(s, "slap", inbox.append, release_ns=settings.release_ns,
+                      stuck_ns=settings.stuck_ns) for s in range(len(spec.seats))]
+    edge_of = [d.edge for d in debs]
+    add = records.append
+    used = presses = releases = 0
+    full = False
+    for arrival, stamp, s, level in edges:
+        edge_of[s](level, stamp)
+        used += 1
+        if inbox:
+            for ev in inbox:
+                if ev.edge == "press":
+                    if presses == limit:
+                        full = True
+                        break
+                    presses += 1
+                else:
+                    releases += 1
+                add((arrival, ev))
+            inbox.clear()
+            if full:
+                break
+    debounce_cpu, debounce_wall = cpu_clock() - begin_cpu, clock() - begin_wall
+
+    # the main loop: records -> table; Runner.step after each, and at each deadline
+    games = cards = judged = award = wrong = ignored = 0
+    setup_cpu = setup_wall = 0
+    begin_wall, begin_cpu = clock(), cpu_clock()
+
+    def new_table(now: int) -> Table:
+        nonlocal games, setup_cpu, setup_wall
+        c0, w0 = cpu_clock(), clock()
+        t = make_table(spec, start_ns=now, journal=MemoryJournal() if journal == "memory" else None)
+        games += 1
+        setup_cpu += cpu_clock() - c0
+        setup_wall += clock() - w0
+        return t
+
+    table = new_table(0)
+
+    def step(now: int) -> int:
+        # Runner.step, headless: drain, advance, drain; the presenter reports each card shown
+        # at once. Returns the table's next deadline (a new game's, if this one ended).
+        nonlocal table
+        if run(now) and table.game.outcome() is not None:
+            # a game ended: judge what is in flight, then a new game on the same buttons
+            run(table.now_ns + settings.settle_ns)
+            table = new_table(table.now_ns)
+        nd = table.next_deadline()
+        return _NEVER if nd is None else nd
+
+    def run(now: int) -> bool:
+        # drain, advance, drain until nothing is left; says whether anything came out
+        nonlocal cards, judged, award, wrong, ignored
+        advance = got = True
+        items = table.drain()
+        if not items:
+            table.advance(now)
+            items = table.drain()
+            if not items:
+                return False
+            advance = False
+        while True:
+            for item in items:
+                cls = type(item)
+                if cls is Judged:
+                    judged += 1
+                    k = type(item.decision)
+                    if k is Ignored:
+                        ignored += 1
+                    elif k is Award:
+                        award += 1
+                    else:
+                        wrong += 1
+                elif cls is ToShow:
+                    table.submit(Shown(item.card, now))
+                    cards += 1
+            items = table.drain()
+            if not items:
+                if not advance:
+                    return got
+                table.advance(now)
+                advance = False
+                items = table.drain()
+                if not items:
+                    return got
+
+    nd = step(0)
+    submit = table.submit
+    for arrival, ev in records:
+        if nd < arrival:
+            while nd < arrival:
+                nd = step(nd)
+            submit = table.submit  # a game may have ended: the new table's
+        submit(ev, arrival)
+        nd = step(arrival)
+        submit = table.submit
+    # judge the presses still in flight (their deadlines are at most a settle time away)
+    end = table.now_ns + settings.settle_ns + LATENCY_NS
+    while nd <= end:
+        nd = step(nd)
+    table_cpu = cpu_clock() - begin_cpu - setup_cpu
+    table_wall = clock() - begin_wall - setup_wall
+    return TableResult(presses, judged, award, wrong, ignored, releases, used, games, cards,
+                       debounce_cpu + table_cpu, debounce_wall + table_wall, [],
+                       debounce_cpu_ns=debounce_cpu)
 
 
 def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: bool,
@@ -521,31 +686,60 @@ def bench_arbiter(presses: int, stations: int, bounce: Bounce, seed: int) -> lis
     ]
 
 
+SCENARIOS = ("storm", "doubles")
+
+
+def scenario(name: str, presses: int, bounce: Bounce, seed: int,
+             deal: str = DEAL) -> tuple[GameSpec, list[Edge], str]:
+    """The table mode's input: its game, its edges and a line saying what it is.
+
+    ``storm``: `device.bench_lateness`'s storm in virtual time: 8 stations slapping over and over
+    (~9 presses/s each) whatever the cards, on a fast table (a card every 300 ms); about one
+    press in ten lands in a slap window, the rest are wrong slaps (no penalty) and lost races.
+    ``doubles``: people who react to the cards, on a deal where every card after a pile's first
+    is a double: every window draws 2-8 slaps, so each press also pays for ~0.4 cards laid and
+    ~0.2 piles won by the rules (the harshest mix for the table: rules work in every press).
+    """
+    if name == "storm":
+        spec = table_spec(deal, seed, STORM_OPTIONS, STORM_TABLE)
+        stations = len(spec.seats)
+        return spec, storm_edges(presses, stations, bounce, seed), (
+            f"storm: {stations} stations slapping ~{STORM_PRESSES_PER_S}/s each whatever the "
+            f"cards, a card every {STORM_TABLE.tempo_ns // MS} ms")
+    if name == "doubles":
+        spec = table_spec(deal, seed)
+        return spec, plan_table(presses, bounce, seed, spec), (
+            "doubles: people slap the doubles (2-8 per window) and now and then a wrong card; "
+            "every card after a pile's first is a double")
+    raise ValueError(f"scenario: expected one of {', '.join(SCENARIOS)}, got {name!r}")
+
+
 def bench_table(presses: int, bounce: Bounce, seed: int, deal: str,
-                journals: list[str]) -> list[str]:
-    spec = table_spec(deal, seed)
-    edges = plan_table(presses, bounce, seed, spec)
-    lines = [f"debounce + arbiter + table: bataille-corse, {len(spec.seats)} human seats, "
-             f"deal {deal if len(deal) <= 40 else deal[:37] + '...'}"]
-    for journal in journals:
-        run_table(edges[: len(edges) // 10], spec, journal=journal, timed=False)  # warm up
-        passes = [run_table(edges, spec, journal=journal, timed=False) for _ in range(3)]
-        cpu = min(p.cpu_ns for p in passes)
-        wall = min(p.wall_ns for p in passes)
-        r = run_table(edges, spec, journal=journal, timed=True)
-        rate = _rate(r.presses, cpu)
-        what = "off" if journal == "none" else "MemoryJournal"
-        lines += [
-            f"  journal {what}: {r.presses} presses judged {r.judged} times ({r.award} awards, "
-            f"{r.wrong} wrong slaps, {r.ignored} ignored), {r.edges} edges, {r.cards} cards "
-            f"shown, {r.games} games",
-            f"    throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
-            f"{_rate(r.presses, wall):,.0f} presses/s of wall clock; goal >= 100,000 presses/s: "
-            f"{_goal(rate)}",
-            f"    per press (wall clock: its edges, its delivery, its share of its judgement): "
-            f"p50 {percentile(r.per_press, 0.50) / 1e3:.1f} us, "
-            f"p99 {percentile(r.per_press, 0.99) / 1e3:.1f} us",
-        ]
+                journals: list[str], scenarios: tuple[str, ...] = SCENARIOS) -> list[str]:
+    lines = [f"debounce + arbiter + table: bataille-corse, {len(table_spec(deal, seed).seats)} "
+             f"human seats, deal {deal if len(deal) <= 40 else deal[:37] + '...'}"]
+    for name in scenarios:
+        spec, edges, what = scenario(name, presses, bounce, seed, deal)
+        lines.append(f" {what}")
+        for journal in journals:
+            run_table(edges[: len(edges) // 10], spec, journal=journal, timed=False)  # warm up
+            passes = [run_table(edges, spec, journal=journal, timed=False) for _ in range(3)]
+            cpu = min(p.cpu_ns for p in passes)
+            wall = min(p.wall_ns for p in passes)
+            r = run_table(edges, spec, journal=journal, timed=True)
+            rate = _rate(r.presses, cpu)
+            kind = "off" if journal == "none" else "MemoryJournal"
+            lines += [
+                f"  journal {kind}: {r.presses} presses judged {r.judged} times ({r.award} "
+                f"awards, {r.wrong} wrong slaps, {r.ignored} ignored), {r.edges} edges, "
+                f"{r.cards} cards shown, {r.games} games",
+                f"    throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
+                f"{_rate(r.presses, wall):,.0f} presses/s of wall clock; goal >= 100,000 "
+                f"presses/s: {_goal(rate)}",
+                f"    per press (wall clock: its edges, its delivery, its share of its "
+                f"judgement): p50 {percentile(r.per_press, 0.50) / 1e3:.1f} us, "
+                f"p99 {percentile(r.per_press, 0.99) / 1e3:.1f} us",
+            ]
     return lines
 
 
@@ -565,6 +759,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="edges in each release's bounce train, made odd (default arcade: 1-9)")
     ap.add_argument("--journal", choices=("both", "none", "memory"), default="both",
                     help="table mode: journal off, a MemoryJournal, or both (default both)")
+    ap.add_argument("--scenario", choices=("both",) + SCENARIOS, default="both",
+                    help="table mode: storm (8 stations slapping whatever the cards, as bench "
+                         "lateness), doubles (every card a double: rules work in every press), "
+                         "or both (default)")
     ap.add_argument("--deal", default=DEAL, metavar="SPEC",
                     help="table mode: the packs, one per station (default: 8 packs of seven 5s)")
     ap.add_argument("--seed", type=int, default=1)
@@ -590,7 +788,9 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
     if args.mode in ("all", "table"):
         journals = ["none", "memory"] if args.journal == "both" else [args.journal]
-        for line in bench_table(args.table_presses, bounce, args.seed, args.deal, journals):
+        scenarios = SCENARIOS if args.scenario == "both" else (args.scenario,)
+        for line in bench_table(args.table_presses, bounce, args.seed, args.deal, journals,
+                                scenarios):
             print(line, flush=True)
     t0 = time.perf_counter_ns()
     for _ in range(100_000):

@@ -14,10 +14,12 @@ own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back i
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
 
 from device.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlap
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
+from device.records import new, typed
 from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
 from device.rules.base import Game, IllegalAction
 from device.rules.cards import is_face
@@ -26,6 +28,7 @@ from device.rules.presets import PRESETS
 
 MS = 1_000_000
 MAX_SEATS = 8
+_NEVER = 1 << 62  # a deadline that never comes
 
 
 @dataclass(frozen=True)
@@ -79,16 +82,17 @@ def assign_seats(players: int, stations: list[int], names: list[str], *, bots: s
 
 
 # --- what the table tells its outputs (besides the rules' events) -------------------------
-@dataclass(frozen=True, slots=True)
-class Shown:
+# Typed NamedTuples (device.records): one is built for every card and every judgement.
+@typed
+class Shown(NamedTuple):
     """Input from the presenter: card number ``card`` became visible at ``t_ns``."""
 
     card: int
     t_ns: int
 
 
-@dataclass(frozen=True, slots=True)
-class ToShow:
+@typed
+class ToShow(NamedTuple):
     """Card number ``card`` (1, 2, ... for the whole game) was laid: draw it, then report Shown."""
 
     card: int
@@ -96,23 +100,23 @@ class ToShow:
     face: int
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
+@typed
+class Judged(NamedTuple):
     """The arbiter's judgement of a press, with the seat it concerns."""
 
     seat: int
     decision: Decision
 
 
-@dataclass(frozen=True, slots=True)
-class StationStuck:
+@typed
+class StationStuck(NamedTuple):
     station: int
     button: str
     stuck: bool
 
 
-@dataclass(frozen=True, slots=True)
-class DecisionNeeded:
+@typed
+class DecisionNeeded(NamedTuple):
     seat: int
 
 
@@ -158,6 +162,11 @@ class Table:
         self.now_ns = start_ns
         self.tempo_ns = self.settings.tempo_ns
         self._timers: dict[str, int] = {}
+        # when `advance` next has something to do: the loop asks after every input, so it is
+        # kept, not recomputed (_NEVER: nothing; None: unknown, recompute). Every change of the
+        # timers or of the arbiter's presses goes through submit, decide, advance or pause: each
+        # either updates it exactly (a slap press) or clears it.
+        self._due: int | None = None
         self._outbox: list[Any] = []
         self.card_no = 0  # cards laid on the table so far (what ToShow and Shown count)
         self.shown_at: dict[int, int] = {}
@@ -190,7 +199,8 @@ class Table:
                 journal.write({"k": "press", "station": item.station, "button": item.button,
                                "edge": item.edge, "t": item.t_ns, "arrival": arrival,
                                "source": item.source})
-            self._on_press(item, arrival)
+            if item[2] == "press":  # a release means nothing to the table (it is journaled)
+                self._on_press(item, arrival)
         elif isinstance(item, Shown):
             if journal is not None:
                 journal.write({"k": "shown", "card": item.card, "t": item.t_ns})
@@ -218,6 +228,7 @@ class Table:
         events = self.game.apply(action)  # raises IllegalAction, before anything is recorded
         self._record({"k": "decide", "seat": seat, "action": action_to_dict(action), "t": now_ns})
         self._emit(events)
+        self._due = None
         if self.game.outcome() is None and self.family == "shedding":
             self._outbox.append(DecisionNeeded(self.game.current_seat()))  # type: ignore[arg-type]
         return events
@@ -233,50 +244,76 @@ class Table:
 
     # --- time ------------------------------------------------------------------------------
     def next_deadline(self) -> int | None:
+        """When `advance` next has something to do (a judgement or a timer), or None."""
+        due = self._due
+        if due is None:
+            due = self._find_due()
+        return None if due == _NEVER else due
+
+    def _find_due(self) -> int:
         timers = self._timers
-        t = min(timers.values()) if timers else None
+        due = min(timers.values()) if timers else _NEVER
         if self.arbiter is not None:
             d = self.arbiter.next_deadline()
-            if d is not None and (t is None or d < t):
-                t = d
-        return t
+            if d is not None and d < due:
+                due = d
+        self._due = due
+        return due
 
     def advance(self, now_ns: int) -> None:
         """Do everything due at or before ``now_ns``, in time order (the arbiter's judgements
         before a timer due at the same time)."""
+        due = self._due
+        if due is None:
+            due = self._find_due()
+        if due > now_ns:  # the loop calls this after every input: most find nothing due
+            if now_ns > self.now_ns:
+                self.now_ns = now_ns
+            return
+        self._due = None
         arbiter = self.arbiter
         timers = self._timers
+        journal = self._journal
+        outbox = self._outbox
         ticked = False
         while True:
-            name = min(timers, key=timers.__getitem__) if timers else None
-            t_timer = timers[name] if name is not None else None
             t_arb = arbiter.next_deadline() if arbiter is not None else None
-            if t_arb is not None and t_arb <= now_ns and (t_timer is None or t_arb <= t_timer):
+            if timers:
+                name = min(timers, key=timers.__getitem__)
+                t_timer = timers[name]
+            else:
+                name, t_timer = "", _NEVER
+            if t_arb is not None and t_arb <= now_ns and t_arb <= t_timer:
                 t = t_arb
-            elif t_timer is not None and t_timer <= now_ns:
-                t = t_timer
+            elif t_timer <= now_ns:
+                t, t_arb = t_timer, None
             else:
                 break
             if not ticked:
                 ticked = True
-                if self._journal is not None:
-                    self._journal.write({"k": "tick", "t": now_ns})
+                if journal is not None:
+                    journal.write({"k": "tick", "t": now_ns})
             if t > self.now_ns:
                 self.now_ns = t
-            if t == t_arb:
+            if t_arb is not None:
                 for decision in arbiter.advance(t_arb):  # type: ignore[union-attr]
-                    self._on_decision(decision)
+                    if type(decision) is Ignored and journal is None:
+                        outbox.append(new(Judged, (decision[0], decision)))  # most presses
+                    else:
+                        self._on_decision(decision)
             else:
-                del timers[name]  # type: ignore[arg-type]
-                self._on_timer(name)  # type: ignore[arg-type]
+                del timers[name]
+                self._on_timer(name)
         if now_ns > self.now_ns:
             self.now_ns = now_ns
+        self._due = None
 
     def pause(self, on: bool) -> None:
         """The menu is open: no card is laid while paused (slaps in flight are still judged)."""
         if on == self.paused:
             return
         self.paused = on
+        self._due = None
         self._record({"k": "pause", "on": on, "t": self.now_ns})
         if on:
             self._paused_timers = dict(self._timers)
@@ -285,37 +322,39 @@ class Table:
             shift = self.settings.first_card_ns
             self._timers = {k: self.now_ns + shift for k in self._paused_timers}
 
-    def drain(self) -> list[Any]:
+    def drain(self) -> Sequence[Any]:
         """Everything that happened since the last call, for the outputs."""
-        out, self._outbox = self._outbox, []
+        out = self._outbox
+        if not out:
+            return ()  # the loop drains after every input: most of the time there is nothing
+        self._outbox = []
         return out
 
     # --- presses -------------------------------------------------------------------------
-    def seat_of_press(self, press: Press) -> int | None:
-        if press.source == "bot":
-            return press.station  # a bot presses as its seat
-        return self._station_seat.get(press.station)
-
     def _on_press(self, press: Press, arrival: int) -> None:
-        if press.edge != "press" or press.station == MENU_STATION:
+        station, button, _, t_ns, source = press
+        if station == MENU_STATION:
             return
-        if (press.station, press.button) in self.stuck and press.source != "bot":
+        if self.stuck and (station, button) in self.stuck and source != "bot":
             return
         game = self.game
         if game.outcome() is not None:
             return
-        seat = self.seat_of_press(press)
+        seat = station if source == "bot" else self._station_seat.get(station)
         if seat is None:
             self._maybe_join(press)
             return
-        if self.seats[seat].bot and press.source != "bot":
+        if source != "bot" and self.seats[seat].bot:
             return  # a bot seat's buttons are ignored
-        if press.button == "slap":
+        if button == "slap":
             if self.arbiter is not None:
-                self.arbiter.press(seat, press.t_ns, arrival)
-        elif press.button == "flip":
+                due = self.arbiter.press(seat, t_ns, arrival)
+                if self._due is not None and due < self._due:
+                    self._due = due
+        elif button == "flip":
             if self.settings.flip_mode == "buttons" and game.current_seat() == seat \
                     and "flip" in self._timers and not self.paused:
+                self._due = None
                 self._timers.pop("flip")
                 self.now_ns = max(self.now_ns, arrival)
                 self._lay()
@@ -327,6 +366,7 @@ class Table:
                 isinstance(a, Join) for a in self.game.legal_actions()):
             return
         events = self.game.apply(Join(seat))
+        self._due = None
         name = f"{seat + 1}"
         self.seats.append(Seat(seat, name, press.station, False))
         self.stats.append(SeatStats())
@@ -348,7 +388,9 @@ class Table:
         seat = decision.station  # the arbiter's stations are the table's seats
         if self._journal is not None:
             self._journal.write({"k": "judge", **decision.to_dict()})
-        self._outbox.append(Judged(seat, decision))
+        self._outbox.append(new(Judged, (seat, decision)))
+        if type(decision) is Ignored:
+            return  # most presses: nothing for the rules or the statistics
         game = self.game
         if game.outcome() is not None:
             return

@@ -13,15 +13,13 @@ applied when a later edge arrives or when the owner calls `poll(now_ns)` at `nex
 from __future__ import annotations
 
 from device.inputs.press import Press, Sink, Stuck, Unstuck
+from device.records import new as _new
 
 __all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS"]
 
 RELEASE_NS = 20_000_000
 STUCK_NS = 3_000_000_000
 _NEVER = 1 << 62  # a deadline that never comes (cheaper on the hot path than None checks)
-# Press(...) runs the NamedTuple's Python-level __new__; tuple.__new__ builds the same record in
-# half the time, and a record is built on every press and every release
-_new = tuple.__new__
 
 
 class Debouncer:
@@ -71,11 +69,12 @@ class Debouncer:
     def edge(self, level: int, t_ns: int) -> None:
         """A raw edge: ``level`` after it (0 = down), stamped ``t_ns``."""
         if t_ns < self._next:  # locked, and no deadline passed: bounce (the hot path)
+            # no test of the level before: two rises in a row hide a fall that was not seen
+            # (edges can be coalesced), so the contacts were still bouncing until the later one
             if level:
-                if self._low:
-                    self._low = False
-                    self._next = t_ns + self.release_ns
-            elif not self._low:
+                self._low = False
+                self._next = t_ns + self.release_ns
+            else:
                 self._low = True
                 self._next = self._stuck_at
             return

@@ -12,6 +12,8 @@ import queue
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Union
 
+from device.records import typed
+
 __all__ = ["Press", "Stuck", "Unstuck", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION",
            "PressFormatError", "event_from_dict", "make_sink", "Sink"]
 
@@ -61,22 +63,13 @@ class _ButtonFields(NamedTuple):
     t_ns: int
 
 
-# Immutable records that cross the thread boundary. Typed NamedTuples rather than frozen
-# dataclasses: building one is 2-3x cheaper, and a press is built on the hot path of every
-# button. Equality is by type AND value (a Stuck never equals an Unstuck or a plain tuple).
-# Validation lives in from_dict (the input from outside), not on the hot path.
+# Immutable records that cross the thread boundary (device.records: typed NamedTuples, built on
+# the hot path of every button). Validation lives in from_dict (the input from outside).
+@typed
 class Press(_PressFields):
     """One button edge: ``edge`` "press" (first contact) or "release" (stably up again)."""
 
     __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "press", "station": self.station, "button": self.button,
@@ -94,13 +87,11 @@ class Press(_PressFields):
                    _choice(d, "edge", what, EDGES), _int(d, "t_ns", what), source)
 
 
+@typed
 class Stuck(_ButtonFields):
     """A button held down past the stuck time: ignored until released (the screen says so)."""
 
     __slots__ = ()
-    __eq__ = Press.__eq__
-    __ne__ = Press.__ne__
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "stuck", "station": self.station, "button": self.button, "t_ns": self.t_ns}
@@ -111,13 +102,11 @@ class Stuck(_ButtonFields):
         return cls(_station(d, what), _choice(d, "button", what, BUTTONS), _int(d, "t_ns", what))
 
 
+@typed
 class Unstuck(_ButtonFields):
     """A stuck button is stably released again (``t_ns``: its last rising edge)."""
 
     __slots__ = ()
-    __eq__ = Press.__eq__
-    __ne__ = Press.__ne__
-    __hash__ = tuple.__hash__
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "unstuck", "station": self.station, "button": self.button,
