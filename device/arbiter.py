@@ -354,7 +354,22 @@ class Arbiter:
             else:
                 out.append(new(Ignored, (station, t, "duplicate")))
             return
-        if self._in_grace(t):
+        # in grace? (a lost race is not punished): from the latest grace start at or before t,
+        # for grace_ns, and on until the next card shown after it (the latest start covers at
+        # least as long as any earlier one)
+        grace = self._grace
+        i = bisect_right(grace, t) - 1
+        if i < 0:
+            in_grace = False
+        else:
+            g = grace[i]
+            if t < g + self._grace_ns:
+                in_grace = True
+            else:
+                shown_t = self._shown_t
+                j = bisect_right(shown_t, g)
+                in_grace = j == len(shown_t) or t < shown_t[j]
+        if in_grace:
             out.append(new(Ignored, (station, t, "grace")))
         elif station in seg.wrong:
             out.append(new(Ignored, (station, t, "duplicate")))
@@ -400,16 +415,6 @@ class Arbiter:
             n > 1))
         insort(self._grace, first[_DUE])  # a lost race is not punished: grace from the award
         return winner
-
-    def _in_grace(self, t: int) -> bool:
-        i = bisect_right(self._grace, t) - 1
-        if i < 0:
-            return False
-        g = self._grace[i]  # the latest grace start covers at least as long as any earlier one
-        if t < g + self._grace_ns:
-            return True
-        j = bisect_right(self._shown_t, g)
-        return j == len(self._shown_t) or t < self._shown_t[j]
 
     def _check_station(self, station: object, what: str) -> None:
         if not _is_int(station) or not 0 <= station < self._stations:  # type: ignore[operator]

@@ -351,9 +351,10 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
     clock, cpu_clock = time.perf_counter_ns, time.process_time_ns
     limit = _NEVER if stop_after is None else stop_after
     begin_wall, begin_cpu = clock(), cpu_clock()
-    # the GPIO thread: edges -> records, each with the arrival of the edge that made it
+    # the GPIO thread: edges -> records, with the arrival of the edge that made them (a press's
+    # first edge can also end the station's previous lock: its release comes with the press)
     inbox: list[Any] = []
-    records: list[tuple[int, Press]] = []
+    records: list[tuple[int, tuple[Press, ...]]] = []
     debs = [Debouncer(s, "slap", inbox.append, release_ns=settings.release_ns,
                       stuck_ns=settings.stuck_ns) for s in range(len(spec.seats))]
     edge_of = [d.edge for d in debs]
@@ -364,16 +365,18 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
         edge_of[s](level, stamp)
         used += 1
         if inbox:
-            for ev in inbox:
+            for k, ev in enumerate(inbox):
                 if ev.edge == "press":
                     if presses == limit:
                         full = True
+                        del inbox[k:]
                         break
                     presses += 1
                 else:
                     releases += 1
-                add((arrival, ev))
-            inbox.clear()
+            if inbox:
+                add((arrival, tuple(inbox)))
+                inbox.clear()
             if full:
                 break
     debounce_cpu, debounce_wall = cpu_clock() - begin_cpu, clock() - begin_wall
@@ -394,30 +397,20 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
 
     table = new_table(0)
 
-    def step(now: int) -> int:
-        # Runner.step, headless: drain, advance, drain; the presenter reports each card shown
-        # at once. Returns the table's next deadline (a new game's, if this one ended).
-        nonlocal table
-        if run(now) and table.game.outcome() is not None:
-            # a game ended: judge what is in flight, then a new game on the same buttons
-            run(table.now_ns + settings.settle_ns)
-            table = new_table(table.now_ns)
-        nd = table.next_deadline()
-        return _NEVER if nd is None else nd
-
-    def run(now: int) -> bool:
-        # drain, advance, drain until nothing is left; says whether anything came out
-        nonlocal cards, judged, award, wrong, ignored
-        advance = got = True
-        items = table.drain()
-        if not items:
+    def step(now: int, last: bool = False) -> int:
+        # Runner.step, headless: drain, advance, drain until nothing is left; the presenter
+        # reports each card shown at once. Returns the table's next deadline (a new game's, if
+        # this one ended; ``last``: the ended game's final step).
+        nonlocal table, cards, judged, award, wrong, ignored
+        advance = True
+        if not table.outbox:
             table.advance(now)
-            items = table.drain()
-            if not items:
-                return False
+            if not table.outbox:
+                nd = table.next_deadline()
+                return _NEVER if nd is None else nd
             advance = False
         while True:
-            for item in items:
+            for item in table.drain():
                 cls = type(item)
                 if cls is Judged:
                     judged += 1
@@ -431,25 +424,28 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
                 elif cls is ToShow:
                     table.submit(Shown(item.card, now))
                     cards += 1
-            items = table.drain()
-            if not items:
-                if not advance:
-                    return got
+            if not table.outbox and advance:
                 table.advance(now)
                 advance = False
-                items = table.drain()
-                if not items:
-                    return got
+            if not table.outbox:
+                break
+        if not last and table.game.outcome() is not None:
+            # a game ended: judge what is in flight, then a new game on the same buttons
+            step(table.now_ns + settings.settle_ns, True)
+            table = new_table(table.now_ns)
+        nd = table.next_deadline()
+        return _NEVER if nd is None else nd
 
     nd = step(0)
     submit = table.submit
-    for arrival, ev in records:
+    for arrival, evs in records:
         if nd < arrival:
             while nd < arrival:
                 nd = step(nd)
             submit = table.submit  # a game may have ended: the new table's
-        submit(ev, arrival)
-        nd = step(arrival)
+        for ev in evs:
+            submit(ev, arrival)
+        nd = step(arrival)  # the loop wakes once for what one edge brought
         submit = table.submit
     # judge the presses still in flight (their deadlines are at most a settle time away)
     end = table.now_ns + settings.settle_ns + LATENCY_NS

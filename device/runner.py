@@ -50,11 +50,9 @@ class Runner:
 
     def dispatch(self, now_ns: int) -> None:
         """Hand everything the table produced to the presenter, the bots and the outputs."""
-        while True:
-            items = self.table.drain()
-            if not items:
-                return
-            for item in items:
+        table = self.table
+        while table.outbox:
+            for item in table.drain():
                 if isinstance(item, ToShow) and self.headless:
                     self.shown(item.card, now_ns)
                 elif isinstance(item, DecisionNeeded):

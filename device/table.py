@@ -167,7 +167,9 @@ class Table:
         # timers or of the arbiter's presses goes through submit, decide, advance or pause: each
         # either updates it exactly (a slap press) or clears it.
         self._due: int | None = None
-        self._outbox: list[Any] = []
+        # what `drain` hands out next: the loop looks at it (an attribute, not a call) after
+        # every input, and drains only when something is there
+        self.outbox: list[Any] = []
         self.card_no = 0  # cards laid on the table so far (what ToShow and Shown count)
         self.shown_at: dict[int, int] = {}
         self.stats = [SeatStats() for _ in self.seats]
@@ -185,7 +187,7 @@ class Table:
         self._emit(getattr(game, "start_events", []))
         if game.outcome() is None:
             if self.family == "shedding":
-                self._outbox.append(DecisionNeeded(game.current_seat()))  # type: ignore[arg-type]
+                self.outbox.append(DecisionNeeded(game.current_seat()))  # type: ignore[arg-type]
             else:
                 self._timers["flip"] = start_ns + self.settings.first_card_ns
 
@@ -213,7 +215,7 @@ class Table:
                 self.stuck.add(key)
             else:
                 self.stuck.discard(key)
-            self._outbox.append(StationStuck(item.station, item.button, isinstance(item, Stuck)))
+            self.outbox.append(StationStuck(item.station, item.button, isinstance(item, Stuck)))
         else:
             raise TypeError(f"table: cannot take {item!r} as an input")
 
@@ -230,7 +232,7 @@ class Table:
         self._emit(events)
         self._due = None
         if self.game.outcome() is None and self.family == "shedding":
-            self._outbox.append(DecisionNeeded(self.game.current_seat()))  # type: ignore[arg-type]
+            self.outbox.append(DecisionNeeded(self.game.current_seat()))  # type: ignore[arg-type]
         return events
 
     def pending_decision(self) -> int | None:
@@ -274,7 +276,7 @@ class Table:
         arbiter = self.arbiter
         timers = self._timers
         journal = self._journal
-        outbox = self._outbox
+        outbox = self.outbox
         ticked = False
         while True:
             t_arb = arbiter.next_deadline() if arbiter is not None else None
@@ -288,6 +290,8 @@ class Table:
             elif t_timer <= now_ns:
                 t, t_arb = t_timer, None
             else:
+                # nothing more is due: what is next, as just found (kept for the next call)
+                due = t_timer if t_arb is None or t_timer < t_arb else t_arb
                 break
             if not ticked:
                 ticked = True
@@ -306,7 +310,7 @@ class Table:
                 self._on_timer(name)
         if now_ns > self.now_ns:
             self.now_ns = now_ns
-        self._due = None
+        self._due = due
 
     def pause(self, on: bool) -> None:
         """The menu is open: no card is laid while paused (slaps in flight are still judged)."""
@@ -324,10 +328,10 @@ class Table:
 
     def drain(self) -> Sequence[Any]:
         """Everything that happened since the last call, for the outputs."""
-        out = self._outbox
+        out = self.outbox
         if not out:
             return ()  # the loop drains after every input: most of the time there is nothing
-        self._outbox = []
+        self.outbox = []
         return out
 
     # --- presses -------------------------------------------------------------------------
@@ -388,7 +392,7 @@ class Table:
         seat = decision.station  # the arbiter's stations are the table's seats
         if self._journal is not None:
             self._journal.write({"k": "judge", **decision.to_dict()})
-        self._outbox.append(new(Judged, (seat, decision)))
+        self.outbox.append(new(Judged, (seat, decision)))
         if type(decision) is Ignored:
             return  # most presses: nothing for the rules or the statistics
         game = self.game
@@ -458,12 +462,12 @@ class Table:
         for e in events:
             if journal is not None:
                 journal.write({"k": "event", **event_to_dict(e)})
-            self._outbox.append(e)
+            self.outbox.append(e)
             if isinstance(e, (Laid, Played)):
                 cards = [e.card] if isinstance(e, Laid) else list(e.cards)
                 for c in cards:
                     self.card_no += 1
-                    self._outbox.append(ToShow(self.card_no, e.seat, c))
+                    self.outbox.append(ToShow(self.card_no, e.seat, c))
                     if self.family == "challenge" and is_face(c):
                         self._chain += 1  # faces answering faces: the challenge chain grows
                         self.longest_chain = max(self.longest_chain, self._chain)

@@ -50,3 +50,28 @@ def test_lateness_storm_judges_every_press_once():
     assert res.award + res.wrong + res.ignored == res.judged
     assert len(res.delivery_ns) == res.received
     assert not res.game_over
+
+
+def test_games_that_end_are_replaced_and_both_passes_judge_the_same():
+    # two packs of one 5: every second card is a double and games end every few cards
+    spec = bench_press.table_spec("55/55", seed=2)
+    edges = bench_press.plan_table(300, Bounce(3, 3), seed=2, spec=spec)
+    untimed = bench_press.run_table(edges, spec, timed=False)
+    timed = bench_press.run_table(edges, spec, timed=True)
+    assert timed.games > 100
+    # the untimed pass also starts the game after the last one (nothing is left to play in it)
+    assert untimed.games - timed.games in (0, 1)
+    for r in (untimed, timed):
+        assert r.presses == r.judged == r.award + r.wrong + r.ignored == 300
+    assert (untimed.award, untimed.wrong, untimed.ignored, untimed.cards) == \
+        (timed.award, timed.wrong, timed.ignored, timed.cards)
+
+
+def test_the_storm_scenario_makes_about_the_presses_asked_and_judges_each_once():
+    spec, edges, what = bench_press.scenario("storm", 400, ARCADE, seed=1)
+    assert "storm" in what and edges == sorted(edges)
+    r = bench_press.run_table(edges, spec, timed=False)
+    assert 300 <= r.presses <= 500
+    assert r.judged == r.presses == r.award + r.wrong + r.ignored
+    assert r.award > 0 and r.wrong > 0 and r.games == 1
+    assert 0 < r.debounce_cpu_ns < r.cpu_ns
