@@ -316,7 +316,7 @@ class Arbiter:
     def next_deadline(self) -> int | None:
         """When `advance` next has a judgement to give, or None."""
         heap = self._heap
-        while heap and heap[0][_JUDGED]:
+        while heap and heap[0][5]:  # [_JUDGED]: judged with an award, or taken back
             heappop(heap)
         return heap[0][0] if heap else None
 

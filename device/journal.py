@@ -3,8 +3,10 @@
 A header (software version, preset, options, seed, dealt packs, seats and stations, arbiter and
 table settings), then every input in the order the table received it (presses with their stamp
 *and* arrival, `shown`, ticks of the table's time, players' decisions) and every judgement and
-rules event. Flushed after each record and fsync'd at every won pile and at the end, so a crash or
-a power cut loses at most the line being written: a torn last line is tolerated on reading.
+rules event. Every record is flushed to the file as soon as it is written (the writer thread
+writes whatever is queued in one go, never holding a record back for a later one) and fsync'd at
+every won pile and at the end, so a crash or a power cut loses at most the lines being written: a
+torn last line is tolerated on reading.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause")
 OUTPUT_KINDS = ("judge", "event", "end", "refused")
 
 
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 class JournalError(ValueError):
     """A journal file that cannot be read: names the file, the line and what was expected."""
 
@@ -29,10 +34,10 @@ class JournalError(ValueError):
 class FileJournal:
     """Appends records to one file; ``sync()`` makes them durable (fsync).
 
-    With ``background`` (the default) a writer thread does the writing, flushing after every record
-    and fsync'ing where asked: an fsync on an SD card can take tens of milliseconds, and the main
-    loop (judgements, frames) must never wait for the disk. The thread only takes records from a
-    queue, in order; ``close()`` (or ``drain()``) waits until everything queued is on disk.
+    With ``background`` (the default) a writer thread does the writing: it takes everything
+    queued, writes it and flushes it in one system call, and fsyncs where asked. An fsync on an SD
+    card can take tens of milliseconds, and the main loop (judgements, frames) must never wait for
+    the disk. ``close()`` (or ``drain()``) waits until everything queued is on disk.
     """
 
     _SYNC = object()
@@ -79,27 +84,46 @@ class FileJournal:
             self._file.close()
 
     def _writer(self) -> None:
+        # Whatever is queued when the thread wakes is written at once, then flushed, in one
+        # system call: during a storm of presses that is a handful of records, and no record
+        # ever waits for a later one (the queue is empty whenever the thread sleeps).
         q = self._queue
         assert q is not None
+        dumps = _dumps
         while True:
             item = q.get()
-            if item is self._STOP:
-                return
-            if item is self._SYNC:
-                self._fsync()
-            elif isinstance(item, threading.Event):
-                item.set()
-            else:
-                self._write(item)
+            lines: list[str] = []
+            while True:
+                if isinstance(item, dict):
+                    lines.append(dumps(item))
+                else:
+                    self._put(lines)
+                    if item is self._STOP:
+                        return
+                    if item is self._SYNC:
+                        self._fsync()
+                    elif isinstance(item, threading.Event):
+                        item.set()
+                try:
+                    item = q.get_nowait()
+                except queue.Empty:
+                    break
+            self._put(lines)
 
     def _write(self, record: dict[str, Any]) -> None:
-        if self.error is not None:
+        self._put([_dumps(record)])
+
+    def _put(self, lines: list[str]) -> None:
+        """Write ``lines`` (JSON texts) and flush; empties the list."""
+        if not lines:
             return
-        try:
-            self._file.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            self._file.flush()
-        except OSError as e:  # a full or failing card: keep playing, say so once
-            self.error = e
+        if self.error is None:
+            try:
+                self._file.write("\n".join(lines) + "\n")
+                self._file.flush()
+            except OSError as e:  # a full or failing card: keep playing, say so once
+                self.error = e
+        lines.clear()
 
     def _fsync(self) -> None:
         if self.error is None:

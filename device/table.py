@@ -280,11 +280,7 @@ class Table:
         ticked = False
         while True:
             t_arb = arbiter.next_deadline() if arbiter is not None else None
-            if timers:
-                name = min(timers, key=timers.__getitem__)
-                t_timer = timers[name]
-            else:
-                name, t_timer = "", _NEVER
+            t_timer = min(timers.values()) if timers else _NEVER
             if t_arb is not None and t_arb <= now_ns and t_arb <= t_timer:
                 t = t_arb
             elif t_timer <= now_ns:
@@ -306,6 +302,7 @@ class Table:
                     else:
                         self._on_decision(decision)
             else:
+                name = min(timers, key=timers.__getitem__)
                 del timers[name]
                 self._on_timer(name)
         if now_ns > self.now_ns:

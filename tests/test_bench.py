@@ -19,7 +19,7 @@ def test_every_press_through_the_table_is_judged_once_and_replays_identically():
     spec = bench_press.table_spec(seed=2)
     edges = bench_press.plan_table(200, Bounce(20, 20), seed=2, spec=spec)
     assert edges == sorted(edges)
-    for journal in ("none", "memory"):
+    for journal in ("none", "memory", "file"):
         untimed = bench_press.run_table(edges, spec, journal=journal, timed=False)
         timed = bench_press.run_table(edges, spec, journal=journal, timed=True)
         for r in (untimed, timed):

@@ -369,9 +369,9 @@ class ChallengeGame(Game):
         """When at most one seat is in play it takes the pile and the pot and wins. True if over."""
         if self._outcome is not None:
             return True
-        playing = [s for s, p in enumerate(self.in_play) if p]
-        if len(playing) > 1:
+        if self.in_play.count(True) > 1:  # after every action: the usual answer, counted in C
             return False
+        playing = [s for s, p in enumerate(self.in_play) if p]
         if not playing:
             self._finish(Outcome("draw", None), events)
             return True
