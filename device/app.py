@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from device.arbiter import ArbiterSettings, Award, WrongSlap
-from device.clock import MonotonicClock
+from device.clock import SPIN_NS, MonotonicClock, wait_for
 from device.config import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
 from device.journal import FileJournal, default_dir, journal_name
@@ -345,8 +345,8 @@ class App:
     def _wait(self) -> None:
         now = self.clock.now_ns()
         deadlines = [self.clock.next_deadline()]
-        if self.match is not None:
-            deadlines.append(self.match.table.next_deadline())
+        due = self.match.table.next_deadline() if self.match is not None else None
+        deadlines.append(due)
         if self.inputs.gpio is not None:
             deadlines.append(self.inputs.gpio.next_deadline())
         if self.held or self.menu_down is not None:
@@ -365,10 +365,10 @@ class App:
         timeout_ns = min(wait_ns, step)
         if timeout_ns <= 0:
             return
-        try:
-            self._woken = self.inputs.inbox.get(timeout=timeout_ns / 1e9)
-        except queue.Empty:
-            pass
+        # the last moments before a judgement or a card are watched, not slept (wait_for)
+        until = now + timeout_ns
+        spin = SPIN_NS if due is not None and until >= due else 0
+        self._woken = wait_for(self.inputs.inbox, until, spin, self.clock.now_ns)
 
     # --- inputs ---------------------------------------------------------------------------
     def _on_event(self, ev: Any, t: int) -> None:

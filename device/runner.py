@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from device.clock import Clock, VirtualClock
+from device.clock import SPIN_NS, Clock, VirtualClock, wait_for
 from device.inputs.bots import SlapBot
 from device.inputs.press import Press
 from device.inputs.script import ScriptedPress
@@ -116,10 +116,12 @@ class Runner:
 
     def run_realtime(self, inbox: queue.SimpleQueue | None = None, *, until_ns: int | None = None,
                      stop: Callable[[], bool] = lambda: False, tick_ns: int | None = None,
-                     on_tick: Callable[[int], None] | None = None) -> None:
+                     on_tick: Callable[[int], None] | None = None,
+                     spin_ns: int = SPIN_NS) -> None:
         """The real-time loop without a screen: block on the input queue until the next deadline,
         then deliver, advance and dispatch. ``on_tick`` runs at least every ``tick_ns`` (the
-        service's watchdog, a frame)."""
+        service's watchdog, a frame). The last ``spin_ns`` before a table deadline (a judgement,
+        a card) are watched rather than slept (`device.clock.wait_for`)."""
         clock = self.clock
         table = self.table
         real_time_switch_interval()
@@ -130,20 +132,19 @@ class Runner:
             self.step(now, inbox)
             if on_tick is not None:
                 on_tick(now)
-            deadlines = [t for t in (table.next_deadline(), clock.next_deadline(), until_ns)
-                         if t is not None]
+            due = table.next_deadline()
+            deadlines = [t for t in (due, clock.next_deadline(), until_ns) if t is not None]
             if tick_ns is not None:
                 deadlines.append(now + tick_ns)
-            wait_ns = max(0, min(deadlines) - clock.now_ns()) if deadlines else 50 * MS
+            deadline = min(deadlines) if deadlines else now + 50 * MS
             if inbox is None:
-                if wait_ns:
+                wait_ns = deadline - clock.now_ns()
+                if wait_ns > 0:
                     time.sleep(wait_ns / 1e9)
                 continue
-            try:
-                item = inbox.get(timeout=wait_ns / 1e9) if wait_ns else inbox.get_nowait()
-            except queue.Empty:
-                continue
-            table.submit(item, clock.now_ns())
+            item = wait_for(inbox, deadline, spin_ns if deadline == due else 0, clock.now_ns)
+            if item is not None:
+                table.submit(item, clock.now_ns())
         self.dispatch(clock.now_ns())
 
     def step(self, now: int, inbox: queue.SimpleQueue | None = None) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import queue
+import threading
+import time
+
 import pytest
 
-from device.clock import Clock, ClockError, MonotonicClock, VirtualClock
+from device.clock import Clock, ClockError, MonotonicClock, VirtualClock, wait_for
 
 
 def test_virtual_clock_starts_where_told_and_only_moves_when_advanced() -> None:
@@ -95,3 +99,62 @@ def test_monotonic_clock_runs_only_what_is_due() -> None:
     assert clock.pending() == 1
     assert 0 < clock.timeout_s() <= 1000.0  # type: ignore[operator]
     assert clock.timeout_s(limit_ns=5_000_000) == 0.005
+
+
+class _Inbox:
+    """A queue that records how it was waited on, on a fake clock: a blocking get 'sleeps' its
+    whole timeout (the clock jumps), every look costs 100 us."""
+
+    def __init__(self, now: list[int], items_at: dict[int, str] | None = None) -> None:
+        self.now = now
+        self.items_at = items_at or {}
+        self.slept: list[int] = []
+        self.looks = 0
+
+    def _due(self) -> str | None:
+        for t in sorted(self.items_at):
+            if t <= self.now[0]:
+                return self.items_at.pop(t)
+        return None
+
+    def get(self, timeout: float) -> str:
+        self.slept.append(round(timeout * 1e9))
+        self.now[0] += round(timeout * 1e9)
+        item = self._due()
+        if item is None:
+            raise queue.Empty
+        return item
+
+    def get_nowait(self) -> str:
+        self.looks += 1
+        self.now[0] += 100_000
+        item = self._due()
+        if item is None:
+            raise queue.Empty
+        return item
+
+
+def test_the_real_time_wait_sleeps_then_watches_the_last_moments_before_a_deadline() -> None:
+    now = [0]
+    inbox = _Inbox(now)
+    assert wait_for(inbox, 10_000_000, 2_000_000, lambda: now[0]) is None  # type: ignore[arg-type]
+    assert inbox.slept == [8_000_000]       # slept until 2 ms before the deadline ...
+    assert inbox.looks == 20                # ... then looked every 100 us until it came
+    assert now[0] == 10_000_000
+    # an input during the watched stretch is returned at once; a deadline already past returns
+    # at once; spin 0 sleeps all the way
+    now[0] = 0
+    inbox = _Inbox(now, {9_000_000: "press"})
+    assert wait_for(inbox, 10_000_000, 2_000_000, lambda: now[0]) == "press"  # type: ignore[arg-type]
+    assert now[0] == 9_000_000 and inbox.looks == 10
+    assert wait_for(inbox, now[0] - 1, 2_000_000, lambda: now[0]) is None  # type: ignore[arg-type]
+    inbox = _Inbox(now)
+    assert wait_for(inbox, now[0] + 5_000_000, 0, lambda: now[0]) is None  # type: ignore[arg-type]
+    assert inbox.slept == [5_000_000] and inbox.looks == 0
+
+
+def test_the_real_time_wait_returns_an_item_put_by_another_thread() -> None:
+    inbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+    threading.Thread(target=inbox.put, args=("press",)).start()
+    # a deadline a minute away: the item, not the deadline, ends the wait
+    assert wait_for(inbox, time.monotonic_ns() + 60 * 10**9) == "press"
