@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "random")
     parser.add_argument("--seconds", type=float, default=1.0, metavar="S",
                         help="time spent on each measurement (default 1); lateness: the storm's "
-                             "length (default 4 s)")
+                             "length (default 20 s)")
     parser.add_argument("--players", type=int, default=2, metavar="N", help="seats (default 2)")
 
 
@@ -73,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return botmatch(["--games", "1000"])
     if args.target == "lateness":
         from device.bench_lateness import main as bench_lateness
-        # the storm needs seconds to collect judgements: 4 s unless --seconds says otherwise
-        seconds = 4.0 if args.seconds == 1.0 else args.seconds
+        # the storm needs seconds to collect judgements: 20 s unless --seconds says otherwise
+        seconds = 20.0 if args.seconds == 1.0 else args.seconds
         return bench_lateness(["--seconds", repr(seconds)])
     from device.bench_press import main as bench_press
     return bench_press([])
