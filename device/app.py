@@ -66,6 +66,7 @@ class Options:
     all_bots: bool = False   # every seat a bot (watch them play)
     shutdown_command: str = "systemctl poweroff"
     idle_attract_ns: int = 90_000 * MS
+    spin_ns: int = SPIN_NS  # [service] spin_ms: see device.clock.wait_for
     arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
     timing: dict[str, Any] = field(default_factory=dict)
     pins: dict[str, Any] = field(default_factory=dict)
@@ -211,7 +212,8 @@ def run_headless(opts: Options) -> int:
     print(f"slapbox play --headless: {opts.settings.preset}, {len(match.table.seats)} seats, seed "
           f"{match.spec.seed}" + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
     try:
-        match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS)
+        match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS,
+                                  spin_ns=opts.spin_ns)
     except KeyboardInterrupt:
         print("slapbox play: stopped", flush=True)
         return 130
@@ -367,7 +369,7 @@ class App:
             return
         # the last moments before a judgement or a card are watched, not slept (wait_for)
         until = now + timeout_ns
-        spin = SPIN_NS if due is not None and until >= due else 0
+        spin = self.opts.spin_ns if due is not None and until >= due else 0
         self._woken = wait_for(self.inputs.inbox, until, spin, self.clock.now_ns)
 
     # --- inputs ---------------------------------------------------------------------------

@@ -717,8 +717,8 @@ def bench_arbiter(presses: int, stations: int, bounce: Bounce, seed: int) -> lis
         f"debounce + arbiter: {made} presses, {stations} stations, {edges} edges, "
         f"{counts['award']} awards, {counts['wrong']} wrong slaps, {counts['ignored']} ignored",
         f"  throughput: {rate:,.0f} presses/s of CPU ({cpu / 1e6:.0f} ms), "
-        f"{_rate(made, wall):,.0f} presses/s of wall clock, {_rate(edges, cpu):,.0f} edges/s; "
-        f"goal >= 100,000 presses/s: {_goal(rate)}",
+        f"{_rate(made, wall):,.0f} presses/s of wall clock, {_rate(edges, cpu):,.0f} edges/s "
+        "(parts of the path, in one loop: the goal is for the arbiter + table, below)",
         f"  per press (wall clock: its edges + the arbiter work meanwhile): "
         f"p50 {percentile(per_press, 0.50) / 1e3:.1f} us, "
         f"p99 {percentile(per_press, 0.99) / 1e3:.1f} us",

@@ -97,6 +97,9 @@ SERVICE_FIELDS = (
           "is confirmed (never in developer mode)"),
     Field("journal_dir", "str", "", 'where journals and the leaderboard go; "" means /var/lib/slapbox '
           'for the service, $XDG_STATE_HOME/slapbox otherwise; "none" keeps no journal'),
+    Field("spin_ms", "number", 2, "the main loop stops sleeping this long before a judgement or a card "
+          "is due and watches the clock, so it is on time even when the system wakes it late; it "
+          "costs a core for that long (0: always sleep)", low=0, high=20),
     Field("idle_attract_s", "int", 90, "after this long without a press outside a game, the attract mode "
           "(a bots' demo game) starts", low=10, high=3600),
 )

@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
                    or args.bots == "all",
                    shutdown_command=service["shutdown_command"],
                    idle_attract_ns=service["idle_attract_s"] * 1_000_000_000,
+                   spin_ns=round(service["spin_ms"] * 1_000_000),
                    arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
                    all_bots=args.bots == "all")
     if opts.source not in ("keyboard", "gpio") and not opts.source.startswith("script:"):
