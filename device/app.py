@@ -27,11 +27,12 @@ from device.arbiter import ArbiterSettings, Award, WrongSlap
 from device.clock import SPIN_NS, MonotonicClock, wait_for
 from device.config import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal import FileJournal, default_dir, journal_name
+from device.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
 from device.menu import TEMPOS, Menu, Settings
 from device.rules.events import GameOver, PileWon
 from device.runner import Runner
-from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
+from device.replay import ReplayMismatch, replay
+from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
 from device.stats import FILE_NAME, Leaderboard
 from device.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
 
@@ -67,6 +68,7 @@ class Options:
     shutdown_command: str = "systemctl poweroff"
     idle_attract_ns: int = 90_000 * MS
     spin_ns: int = SPIN_NS  # [service] spin_ms: see device.clock.wait_for
+    resume: bool = False     # go on with the newest unfinished game of the journal folder
     arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
     timing: dict[str, Any] = field(default_factory=dict)
     pins: dict[str, Any] = field(default_factory=dict)
@@ -153,7 +155,16 @@ class Match:
 
     def __init__(self, opts: Options, clock: MonotonicClock, stations: list[int], *,
                  attract: bool = False, feed_factory: Any = None, script: list | None = None,
-                 headless: bool = False, on_item: Any = None) -> None:
+                 headless: bool = False, on_item: Any = None,
+                 resumed: tuple[GameSpec, Table, FileJournal] | None = None) -> None:
+        self.attract = attract
+        self.feed_factory = feed_factory
+        self.on_item = on_item
+        self.resumed = resumed is not None
+        if resumed is not None:
+            self.spec, self.table, self.journal = resumed
+            self._run(clock, feed_factory, on_item, headless, None)
+            return
         s = opts.settings
         players = max(s.players, len(stations)) if not attract else s.players
         from device.rules.presets import PRESETS
@@ -165,8 +176,7 @@ class Match:
         seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
         self.spec = GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
                              opts.arbiter, table_settings(opts))
-        self.attract = attract
-        self.journal = None
+        self.journal: FileJournal | None = None
         folder = None if attract else journal_folder(opts)
         start = clock.now_ns()
         wall = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -176,12 +186,45 @@ class Match:
             except OSError as e:
                 log.warning("journal: cannot write in %s (%s); playing without a journal", folder, e)
         self.table: Table = make_table(self.spec, start_ns=start, journal=self.journal, wall=wall)
+        self._run(clock, feed_factory, on_item, headless, script)
+
+    def _run(self, clock: MonotonicClock, feed_factory: Any, on_item: Any, headless: bool,
+             script: list | None) -> None:
         self.feed = feed_factory(self.table) if feed_factory else None
-        self.on_item = on_item
         self.runner = Runner(self.table, clock, hands=bot_hands(self.table),
                              minds=bot_minds(self.table), headless=headless, outputs=[self._out])
         if script:
             self.runner.schedule_script(script)
+
+    @classmethod
+    def resume(cls, opts: Options, clock: MonotonicClock, *, feed_factory: Any = None,
+               headless: bool = False, on_item: Any = None) -> Match | None:
+        """The newest unfinished game of the journal folder (a crash or a power cut stopped it),
+        replayed from its journal into a fresh table that goes on now, on this clock, appending
+        to the same journal. None if there is none or it cannot be replayed (said in the log)."""
+        folder = journal_folder(opts)
+        path = unfinished(folder) if folder is not None else None
+        if path is None:
+            return None
+        try:
+            result = replay(path)
+        except (JournalError, ReplayMismatch) as e:
+            log.warning("resume: %s; starting afresh", e)
+            return None
+        for w in result.warnings:
+            log.warning("resume: %s", w)
+        table = result.table
+        try:
+            journal = FileJournal(path)
+        except OSError as e:
+            log.warning("resume: cannot append to %s (%s); starting afresh", path, e)
+            return None
+        table.attach_journal(journal)
+        table.resume(clock.now_ns() - result.last_ns)
+        spec = spec_from_header(read_journal(path)[0])
+        log.info("resume: %s, %d inputs replayed", path, result.inputs)
+        return cls(opts, clock, [], feed_factory=feed_factory, headless=headless, on_item=on_item,
+                   resumed=(spec, table, journal))
 
     def _out(self, item: Any, now: int) -> None:
         if self.feed is not None:
@@ -194,8 +237,16 @@ class Match:
         return self.table.game.outcome() is not None
 
     def close(self) -> None:
+        """The process stops (quit, shutdown, a signal): the journal is closed as it is, and an
+        unfinished game can be resumed by the next start (`resume`)."""
         if self.journal is not None:
             self.journal.close()
+
+    def abandon(self) -> None:
+        """The players left this game (the menu's quit, a new game): it will not be resumed."""
+        if self.journal is not None and not self.over:
+            self.journal.write({"k": "abandon", "t": self.table.now_ns})
+        self.close()
 
 
 def run_headless(opts: Options) -> int:
@@ -208,9 +259,13 @@ def run_headless(opts: Options) -> int:
         stations = list(range(inputs.stations()))
     elif inputs is not None and inputs.script:
         stations = sorted({p.station for p in inputs.script if p.station >= 0})
-    match = Match(opts, clock, stations, script=inputs.script if inputs else None, headless=True)
-    print(f"slapbox play --headless: {opts.settings.preset}, {len(match.table.seats)} seats, seed "
-          f"{match.spec.seed}" + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
+    match = Match.resume(opts, clock, headless=True) if opts.resume else None
+    if match is None:
+        match = Match(opts, clock, stations, script=inputs.script if inputs else None,
+                      headless=True)
+    print(f"slapbox play --headless: {'resumed ' if match.resumed else ''}{match.spec.preset}, "
+          f"{len(match.table.seats)} seats, seed {match.spec.seed}"
+          + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
     try:
         match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS,
                                   spin_ns=opts.spin_ns)
@@ -290,6 +345,7 @@ class App:
         self.running = True
         self.help = False
         self.message: list[str] | None = None
+        self._message_until = 0
         self.shown: set[int] = set()
         self.last_scene: Any = None
         self._woken: Any = None             # the input that ended the last wait
@@ -306,7 +362,18 @@ class App:
         self._drawn_state: Any = None
         self._next_refresh = 0
         self._start_attract()
-        if opts.start_now:
+        resumed = Match.resume(opts, self.clock, feed_factory=self._feed_for,
+                               on_item=self._sound_and_leds) if opts.resume else None
+        if resumed is not None:
+            # the game a crash or a power cut stopped: back on the table, paused until the
+            # players choose to go on
+            self._end_match()
+            self.match = resumed
+            self.mode = "game"
+            self._pause(True)
+            self.message = ["resumed"]
+            self._message_until = self.clock.now_ns() + 3000 * MS
+        elif opts.start_now:
             self.joined = [] if opts.all_bots else self._present_stations()
             self._start_game()
 
@@ -538,7 +605,7 @@ class App:
 
     def _end_match(self) -> None:
         if self.match is not None:
-            self.match.close()
+            self.match.abandon()
             self.match = None
 
     def _pause(self, on: bool) -> None:
@@ -572,7 +639,7 @@ class App:
         if self.menu_down is not None and now - self.menu_down >= SHUTDOWN_HOLD_NS:
             self.menu_down = None
             self._shutdown()
-        if self.message is not None and now >= getattr(self, "_message_until", 0) and not self.opts.service:
+        if self.message is not None and now >= self._message_until and self.message != ["shutdown.now"]:
             self.message = None
         match = self.match
         if match is not None and self.mode in ("game", "attract", "pause"):

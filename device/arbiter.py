@@ -311,6 +311,27 @@ class Arbiter:
         heappush(self._heap, [due, t_ns, station, self._seq, self._locked[station], False])
         return due
 
+    def rebase(self, shift_ns: int) -> None:
+        """Every time it holds moves by ``shift_ns``: a game resumed on another clock (after a
+        crash or a power cut, the monotonic clock starts again). Order and gaps are kept."""
+        if type(shift_ns) is not int:
+            raise ArbiterError(f"rebase: shift_ns={shift_ns!r}, expected integer nanoseconds")
+
+        def sh(t: int) -> int:
+            return t if t in (_INF, -_INF) else t + shift_ns
+
+        self._seg_t = [sh(t) for t in self._seg_t]
+        for seg in self._segs:
+            seg.start, seg.close = sh(seg.start), sh(seg.close)
+        self._shown_t = [t + shift_ns for t in self._shown_t]
+        self._grace = [t + shift_ns for t in self._grace]
+        moved: set[int] = set()  # a press is in the heap, in a window's claims, or both
+        for slap in [*self._heap, *(c for seg in self._segs for c in seg.claims.values())]:
+            if id(slap) not in moved:
+                moved.add(id(slap))
+                slap[_DUE] += shift_ns
+                slap[_T] += shift_ns
+
     # --- what it tells the table -------------------------------------------------------------
 
     def next_deadline(self) -> int | None:

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 JOURNAL_VERSION = 1
-INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause")
+INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause", "resume",
+               "abandon")
 OUTPUT_KINDS = ("judge", "event", "end", "refused")
 
 
@@ -46,6 +47,7 @@ class FileJournal:
     def __init__(self, path: str | os.PathLike[str], *, background: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        _cut_torn_tail(self.path)  # a resumed game appends after its last whole line
         self._file = open(self.path, "a", encoding="utf-8")
         self.error: OSError | None = None  # the first write error (the game goes on without)
         self._queue: queue.SimpleQueue[Any] | None = None
@@ -149,6 +151,43 @@ class MemoryJournal:
 
     def close(self) -> None:
         pass
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """If ``path`` ends in a torn line (cut off while written), remove that line."""
+    try:
+        with open(path, "rb+") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            f.seek(size - 1)
+            if f.read(1) == b"\n":
+                return
+            back = min(size, 1 << 20)  # a record is far shorter than this
+            f.seek(size - back)
+            tail = f.read(back)
+            f.truncate(size - back + tail.rfind(b"\n") + 1)
+    except FileNotFoundError:
+        return
+
+
+def unfinished(folder: str | os.PathLike[str]) -> Path | None:
+    """The newest journal in ``folder`` if its game was neither finished nor abandoned (a crash
+    or a power cut stopped it): the one the kiosk resumes. None if there is none."""
+    try:
+        paths = sorted(Path(folder).glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return None
+    if not paths:
+        return None
+    newest = paths[-1]
+    try:
+        _, records, _ = read_journal(newest)
+    except JournalError:
+        return None
+    if any(r["k"] in ("end", "abandon") for r in records):
+        return None
+    return newest
 
 
 def default_dir(service: bool = False) -> Path:

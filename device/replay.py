@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from device.inputs.press import Press, Stuck, Unstuck
-from device.journal import OUTPUT_KINDS, JournalError, MemoryJournal, read_journal
+from device.journal import INPUT_KINDS, OUTPUT_KINDS, JournalError, MemoryJournal, read_journal
 from device.rules.actions import action_from_dict
 from device.session import make_table, spec_from_header
 from device.table import Shown, Table
@@ -28,6 +28,7 @@ class ReplayResult:
     warnings: list[str]
     finished: bool
     table: Table
+    last_ns: int  # the latest time any input record holds: where the game stood when it stopped
 
 
 def _line_of(records: list[dict[str, Any]]) -> list[int]:
@@ -46,7 +47,12 @@ def replay(path: str | Path) -> ReplayResult:
     table = make_table(spec, start_ns=head["start_ns"], journal=produced, write_header=False)
     expected = [(line, r) for line, r in zip(_line_of(records), records) if r["k"] in OUTPUT_KINDS]
     inputs = 0
+    last = head["start_ns"]
     for line, r in zip(_line_of(records), records):
+        for key in ("t", "arrival"):
+            v = r.get(key)
+            if type(v) is int and v > last and r["k"] in INPUT_KINDS:
+                last = v
         k = r["k"]
         try:
             if k == "press":
@@ -62,6 +68,8 @@ def replay(path: str | Path) -> ReplayResult:
                 table.decide(r["seat"], action_from_dict(r["action"]), r["t"])
             elif k == "pause":
                 table.pause(r["on"])
+            elif k == "resume":
+                table.resume(r["shift"])
             else:
                 continue
         except (KeyError, TypeError, ValueError) as e:
@@ -78,7 +86,7 @@ def replay(path: str | Path) -> ReplayResult:
     finished = any(r["k"] == "end" for r in records)
     if len(got) > len(expected) and finished:
         raise ReplayMismatch(f"{path}: the replay produced more than the journal: {_show(got[len(expected)])}")
-    return ReplayResult(path, inputs, len(expected), warnings, finished, table)
+    return ReplayResult(path, inputs, len(expected), warnings, finished, table, last)
 
 
 def _show(record: dict[str, Any]) -> str:

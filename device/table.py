@@ -309,6 +309,36 @@ class Table:
             self.now_ns = now_ns
         self._due = due
 
+    def resume(self, shift_ns: int) -> None:
+        """Go on with this game on another clock: every time the table and its arbiter hold moves
+        by ``shift_ns`` (journaled, so a replay does the same). The kiosk does this after a crash
+        or a power cut, once the journal has been replayed into a fresh table."""
+        self._record({"k": "resume", "shift": shift_ns, "t": self.now_ns + shift_ns})
+        self.now_ns += shift_ns
+        self.start_ns += shift_ns
+        self._timers = {k: t + shift_ns for k, t in self._timers.items()}
+        self._paused_timers = {k: t + shift_ns for k, t in self._paused_timers.items()}
+        self.shown_at = {k: t + shift_ns for k, t in self.shown_at.items()}
+        if self._collect_at is not None:
+            self._collect_at += shift_ns
+        if self._won_at is not None:
+            self._won_at += shift_ns
+        if self.arbiter is not None:
+            self.arbiter.rebase(shift_ns)
+        self._due = None
+        # what the replay produced was shown and heard before the stop; only a card laid but
+        # never reported shown must still be drawn, and a decision still awaited asked for
+        pending = self.pending_decision()
+        self.outbox = [item for item in self.outbox
+                       if type(item) is ToShow and item.card not in self.shown_at]
+        if pending is not None:
+            self.outbox.append(DecisionNeeded(pending))
+
+    def attach_journal(self, journal: Journal | None) -> None:
+        """From now on write to ``journal`` (a resumed game appends to the journal it was replayed
+        from)."""
+        self._journal = journal
+
     def pause(self, on: bool) -> None:
         """The menu is open: no card is laid while paused (slaps in flight are still judged)."""
         if on == self.paused:

@@ -224,3 +224,29 @@ def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_l
     assert len(decided) == 1 and decided[0]["action"] == json.loads(json.dumps(action_to_dict(second)))
     assert table.pending_decision() == 0  # a swap: still seat 0's choice, no need to look again
     assert app.private and app._scene().kind == "game"
+
+
+def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(make_app, tmp_path):
+    from device.journal import read_journal, unfinished
+    app = make_app()
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
+    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Start
+    t = app.clock.now_ns()
+    app._tick(t + 3000 * MS)  # the first cards are laid
+    table = app.match.table
+    cards, path = table.game.cards, app.match.journal.path
+    assert cards >= 2
+    app.match.close()  # the process dies: the journal stays as it is, unfinished
+    app.match = None
+    assert unfinished(tmp_path / "journal") == path
+
+    again = make_app(resume=True)
+    assert again.mode == "pause" and again.match.resumed and again.message == ["resumed"]
+    resumed = again.match.table
+    assert resumed.paused and resumed.game.cards == cards
+    assert resumed.game.card_counts() == table.game.card_counts()
+    assert again.match.journal.path == path
+    again._menu_action("quit_game")  # the players leave it: it is not resumed again
+    assert again.mode == "menu"
+    assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(tmp_path / "journal") is None
+    assert make_app(resume=True).mode == "attract"

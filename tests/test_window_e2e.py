@@ -109,8 +109,10 @@ def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
         press = next(r for r in journal_records(journal)
                      if r["k"] == "press" and r["source"] == "keyboard" and r["button"] == "slap")
         assert press["station"] == 0 and press["t"] > double["t"]
-        # A press after the double was shown is a valid slap: it wins, or lost to a faster bot.
-        assert judged["kind"] == "award" or (judged["kind"] == "ignored" and judged["reason"] == "lost")
+        # A press after the double was shown is a valid slap: it wins, or it lost to a faster
+        # bot (judged together: "lost"; after the bot's win took the pile: "grace"). Never wrong.
+        assert judged["kind"] == "award" or (
+            judged["kind"] == "ignored" and judged["reason"] in ("lost", "grace"))
         dump = subprocess.run([xwd, "-silent", "-id", window], env=env, capture_output=True,
                               check=True).stdout
         width, height, colours = read_xwd(dump)

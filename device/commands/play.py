@@ -33,7 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true",
                         help="no screen: the real clock, GPIO or script input, bots in free seats")
     parser.add_argument("--service", action="store_true",
-                        help="run as the box's service (kiosk): MENU held 5 s may shut the box down")
+                        help="run as the box's service (kiosk): MENU held 5 s may shut the box down; "
+                             "an unfinished game is resumed (as --resume)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the newest game of the journal folder if a crash or a "
+                             "power cut stopped it (replayed from its journal, then paused)")
     parser.epilog = ("Keys (developer mode): " + describe_keys(DEFAULT_KEYS) + ". Esc: menu, F1: help. "
                      "In menus: arrows and Enter, or a station's button (tap = next, hold = choose).")
 
@@ -105,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
                    shutdown_command=service["shutdown_command"],
                    idle_attract_ns=service["idle_attract_s"] * 1_000_000_000,
                    spin_ns=round(service["spin_ms"] * 1_000_000),
+                   resume=args.resume or args.service,
                    arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
                    all_bots=args.bots == "all")
     if opts.source not in ("keyboard", "gpio") and not opts.source.startswith("script:"):

@@ -150,6 +150,7 @@ _EN: dict[str, str] = {
     "shutdown.hold": "Hold MENU for 5 s to shut down",
     "shutdown.now": "Shutting down…",
     "shutdown.dev": "Shutdown does nothing in developer mode",
+    "resumed": "The game goes on where it stopped",
     # house rules: option names and values
     "option.deck": "Deck",
     "option.slaps": "Slaps",
@@ -378,6 +379,7 @@ _FR: dict[str, str] = {
     "shutdown.hold": "Maintenez MENU 5 s pour éteindre",
     "shutdown.now": "Extinction…",
     "shutdown.dev": "Éteindre ne fait rien en mode développeur",
+    "resumed": "La partie reprend là où elle s'était arrêtée",
     "option.deck": "Jeu de cartes",
     "option.slaps": "Tapes",
     "option.wrong_slap": "Fausse tape",
