@@ -369,6 +369,8 @@ class App:
             # players choose to go on
             self._end_match()
             self.match = resumed
+            self.joined = sorted(s.station for s in resumed.table.seats
+                                 if s.station is not None and not s.bot)
             self.mode = "game"
             self._pause(True)
             self.message = ["resumed"]

@@ -246,6 +246,7 @@ def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(m
     assert resumed.paused and resumed.game.cards == cards
     assert resumed.game.card_counts() == table.game.card_counts()
     assert again.match.journal.path == path
+    assert again.joined == [0]  # the players who were at the table play again after it
     again._menu_action("quit_game")  # the players leave it: it is not resumed again
     assert again.mode == "menu"
     assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(tmp_path / "journal") is None
