@@ -29,6 +29,7 @@ from device.config import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
 from device.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
 from device.menu import TEMPOS, Menu, Settings
+from device.notify import Notifier
 from device.rules.events import GameOver, PileWon
 from device.runner import Runner
 from device.replay import ReplayMismatch, replay
@@ -266,13 +267,17 @@ def run_headless(opts: Options) -> int:
     print(f"slapbox play --headless: {'resumed ' if match.resumed else ''}{match.spec.preset}, "
           f"{len(match.table.seats)} seats, seed {match.spec.seed}"
           + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
+    notifier = Notifier()  # systemd: ready now, then alive from the loop (the watchdog)
+    notifier.ready()
     try:
         match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS,
-                                  spin_ns=opts.spin_ns)
+                                  spin_ns=opts.spin_ns, on_tick=notifier.alive)
     except KeyboardInterrupt:
         print("slapbox play: stopped", flush=True)
         return 130
     finally:
+        notifier.stopping()
+        notifier.close()
         match.close()
         if inputs is not None:
             inputs.close()
@@ -346,6 +351,7 @@ class App:
         self.help = False
         self.message: list[str] | None = None
         self._message_until = 0
+        self._ready = False
         self.shown: set[int] = set()
         self.last_scene: Any = None
         self._woken: Any = None             # the input that ended the last wait
@@ -399,6 +405,7 @@ class App:
         from device.runner import real_time_switch_interval
         real_time_switch_interval()
         pg = self.pg
+        notifier = Notifier()  # systemd's watchdog: a loop that freezes gets the box restarted
         try:
             while self.running:
                 for ev in pg.event.get():
@@ -406,8 +413,14 @@ class App:
                 self._drain_inputs()
                 self._tick(self.clock.now_ns())
                 self._draw()
+                if not self._ready:
+                    self._ready = True
+                    notifier.ready()  # the first frame is up
+                notifier.alive(self.clock.now_ns())
                 self._wait()
         finally:
+            notifier.stopping()
+            notifier.close()
             if self.match is not None:
                 self.match.close()
             self.inputs.close()

@@ -24,7 +24,8 @@ def test_the_service_unit_passes_systemd_analyze_verify(tmp_path):
     proc = subprocess.run([analyze, "verify", str(local)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "slapbox.service" not in proc.stderr, proc.stderr  # no warning about our unit
-    for key in ("Restart=always", "User=slapbox", "NoNewPrivileges=yes", "ProtectSystem=strict",
+    for key in ("Type=notify", "WatchdogSec=10", "Restart=always", "User=slapbox",
+                "NoNewPrivileges=yes", "ProtectSystem=strict",
                 "StateDirectory=slapbox", "SupplementaryGroups=gpio video render input audio"):
         assert key in unit
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import shutil
 import struct
 import subprocess
@@ -86,8 +87,13 @@ def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
     xwd = need("xwd", "x11-apps")
     journal = tmp_path / "journal"
     (tmp_path / "empty.toml").write_text("")
+    # systemd's notification socket, as the kiosk unit (Type=notify, WatchdogSec) gives it
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(DEADLINE_S)
     env = {**os.environ, "DISPLAY": xvfb, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
-           "SLAPBOX_CONFIG": str(tmp_path / "empty.toml"), "XDG_STATE_HOME": str(tmp_path / "state")}
+           "SLAPBOX_CONFIG": str(tmp_path / "empty.toml"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "1000000"}
     # Seat 0 is station 1 on the keyboard (slap: A); seat 1 is a bot. Cards: 5 then 5: a double.
     cmd = [sys.executable, "-m", "device.cli", "play", "--deal", "5392/5K84", "--tempo", "1500",
            "--window", "800x480", "--journal", str(journal), "--seed", "3", "--lang", "en"]
@@ -118,7 +124,11 @@ def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
         width, height, colours = read_xwd(dump)
         assert (width, height) == (800, 480)
         assert len(colours) > 10, "the window is one flat colour"
+        # the first frame said READY=1; the loop keeps the watchdog fed
+        assert notify.recv(100) == b"READY=1"
+        assert notify.recv(100) == b"WATCHDOG=1"
     finally:
+        notify.close()
         proc.terminate()
         try:
             proc.wait(timeout=10)
