@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=20.0, help="how long each run is watched (20)")
     ap.add_argument("--window", default="800x480")
+    ap.add_argument("--spin-ms", type=float, default=None, metavar="MS",
+                    help="[service] spin_ms for the runs (default: the config's default, 2)")
     args = ap.parse_args(argv)
     env = {**os.environ, "SDL_AUDIODRIVER": os.environ.get("SDL_AUDIODRIVER", "dummy")}
     xvfb = None
@@ -84,12 +86,14 @@ def main(argv: list[str] | None = None) -> int:
             env["DISPLAY"] = ":" + f.readline().strip()
     with tempfile.TemporaryDirectory() as tmp:
         idle_cfg = Path(tmp) / "idle.toml"
-        idle_cfg.write_text("[inputs]\nflip_mode = \"buttons\"\n[timing]\nauto_flip_timeout_ms = 60000\n")
+        service = "" if args.spin_ms is None else f"[service]\nspin_ms = {args.spin_ms}\n"
+        idle_cfg.write_text("[inputs]\nflip_mode = \"buttons\"\n[timing]\nauto_flip_timeout_ms = 60000\n"
+                            + service)
         box_cfg = Path(tmp) / "box.toml"
         box_cfg.write_text("[inputs]\nsource = \"gpio\"\nflip_mode = \"buttons\"\n[pins]\nfactory = \"mock\"\n"
-                           "[timing]\nauto_flip_timeout_ms = 60000\n")
+                           "[timing]\nauto_flip_timeout_ms = 60000\n" + service)
         empty = Path(tmp) / "empty.toml"
-        empty.write_text("")
+        empty.write_text(service)
         common = ["--window", args.window, "--journal", "none", "--lang", "en"]
         try:
             busy = measure(["--bots", "all", "--players", "4", "--preset", "bataille-corse", *common],
