@@ -27,7 +27,8 @@ from device.arbiter import ArbiterSettings, Award, WrongSlap
 from device.clock import SPIN_NS, MonotonicClock, wait_for
 from device.config import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
+from device.journal import (FileJournal, JournalError, cut_torn_tail, default_dir, journal_name,
+                            read_journal, unfinished)
 from device.menu import TEMPOS, Menu, Settings
 from device.notify import Notifier
 from device.rules.events import GameOver, PileWon
@@ -208,21 +209,31 @@ class Match:
         if path is None:
             return None
         try:
+            # the journal grows from its last whole line: the game is replayed up to there
+            cut_torn_tail(path)
             result = replay(path)
-        except (JournalError, ReplayMismatch) as e:
-            log.warning("resume: %s; starting afresh", e)
+            spec = spec_from_header(read_journal(path)[0])
+        except Exception as e:  # noqa: BLE001 - whatever the file holds, the box must start
+            reason = str(e) if isinstance(e, (JournalError, ReplayMismatch, OSError)) else repr(e)
+            log.warning("resume: %s; starting afresh (the journal is marked left)", reason)
+            _leave(path)
             return None
         for w in result.warnings:
             log.warning("resume: %s", w)
         table = result.table
+        if table.game.outcome() is not None:  # it had ended; only its last line was lost
+            _leave(path)
+            return None
         try:
             journal = FileJournal(path)
         except OSError as e:
             log.warning("resume: cannot append to %s (%s); starting afresh", path, e)
             return None
         table.attach_journal(journal)
-        table.resume(clock.now_ns() - result.last_ns)
-        spec = spec_from_header(read_journal(path)[0])
+        now = clock.now_ns()
+        table.resume(now - result.last_ns, now)
+        if headless and table.paused:
+            table.pause(False)  # nobody can unpause it without a screen
         log.info("resume: %s, %d inputs replayed", path, result.inputs)
         return cls(opts, clock, [], feed_factory=feed_factory, headless=headless, on_item=on_item,
                    resumed=(spec, table, journal))
@@ -248,6 +259,16 @@ class Match:
         if self.journal is not None and not self.over:
             self.journal.write({"k": "abandon", "t": self.table.now_ns})
         self.close()
+
+
+def _leave(path: Path) -> None:
+    """Mark a journal's game as left, so no start tries to resume it again."""
+    try:
+        j = FileJournal(path, background=False)
+        j.write({"k": "abandon", "t": 0})
+        j.close()
+    except OSError as e:
+        log.warning("resume: cannot mark %s as left (%s)", path, e)
 
 
 def run_headless(opts: Options) -> int:

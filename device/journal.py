@@ -47,7 +47,7 @@ class FileJournal:
     def __init__(self, path: str | os.PathLike[str], *, background: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        _cut_torn_tail(self.path)  # a resumed game appends after its last whole line
+        cut_torn_tail(self.path)  # a resumed game appends after its last whole line
         self._file = open(self.path, "a", encoding="utf-8")
         self.error: OSError | None = None  # the first write error (the game goes on without)
         self._queue: queue.SimpleQueue[Any] | None = None
@@ -153,7 +153,7 @@ class MemoryJournal:
         pass
 
 
-def _cut_torn_tail(path: Path) -> None:
+def cut_torn_tail(path: Path) -> None:
     """If ``path`` ends in a torn line (cut off while written), remove that line."""
     try:
         with open(path, "rb+") as f:

@@ -27,6 +27,7 @@ class Notifier:
         self.interval_ns: int | None = None  # how often to say WATCHDOG=1 (half the period)
         self._sock: socket.socket | None = None
         self._last = -(1 << 62)
+        self._failing = False
         path = env.get("NOTIFY_SOCKET", "")
         if not path:
             return
@@ -55,10 +56,12 @@ class Notifier:
             return False
         try:
             self._sock.sendto(state.encode("utf-8"), self.address)
+            self._failing = False
             return True
-        except OSError as e:
-            log.warning("NOTIFY_SOCKET %s: %s; not notifying any more", self.address, e)
-            self.close()
+        except OSError as e:  # systemd re-executing, say: try again next time, say it once
+            if not self._failing:
+                log.warning("NOTIFY_SOCKET %s: %s; trying again", self.address, e)
+            self._failing = True
             return False
 
     def ready(self) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from device.inputs.press import Press, Stuck, Unstuck
 from device.journal import INPUT_KINDS, OUTPUT_KINDS, JournalError, MemoryJournal, read_journal
 from device.rules.actions import action_from_dict
+from device.rules.base import IllegalAction
 from device.session import make_table, spec_from_header
 from device.table import Shown, Table
 
@@ -49,6 +50,8 @@ def replay(path: str | Path) -> ReplayResult:
     inputs = 0
     last = head["start_ns"]
     for line, r in zip(_line_of(records), records):
+        if r["k"] == "resume" and type(r.get("t")) is int:
+            last = r["t"]  # a new clock (after a reboot, it may read less than the old one)
         for key in ("t", "arrival"):
             v = r.get(key)
             if type(v) is int and v > last and r["k"] in INPUT_KINDS:
@@ -67,6 +70,7 @@ def replay(path: str | Path) -> ReplayResult:
             elif k == "decide":
                 table.decide(r["seat"], action_from_dict(r["action"]), r["t"])
             elif k == "pause":
+                table.advance(r["t"])  # the table's time when it was paused (nothing was due)
                 table.pause(r["on"])
             elif k == "resume":
                 table.resume(r["shift"])
@@ -74,6 +78,9 @@ def replay(path: str | Path) -> ReplayResult:
                 continue
         except (KeyError, TypeError, ValueError) as e:
             raise JournalError(f"{path}: line {line}: a {k!r} record that cannot be replayed ({e})") from None
+        except IllegalAction as e:
+            raise ReplayMismatch(f"{path}: line {line}: the rules refuse this {k!r} record "
+                                 f"({e})") from None
         inputs += 1
     got = [r for r in produced.records if r["k"] in OUTPUT_KINDS]
     for i, (line, want) in enumerate(expected):

@@ -309,11 +309,13 @@ class Table:
             self.now_ns = now_ns
         self._due = due
 
-    def resume(self, shift_ns: int) -> None:
+    def resume(self, shift_ns: int, now_ns: int | None = None) -> None:
         """Go on with this game on another clock: every time the table and its arbiter hold moves
         by ``shift_ns`` (journaled, so a replay does the same). The kiosk does this after a crash
-        or a power cut, once the journal has been replayed into a fresh table."""
-        self._record({"k": "resume", "shift": shift_ns, "t": self.now_ns + shift_ns})
+        or a power cut, once the journal has been replayed into a fresh table. ``now_ns``: the
+        new clock's time now (the journal's record says it; default the table's time, moved)."""
+        self._record({"k": "resume", "shift": shift_ns,
+                      "t": self.now_ns + shift_ns if now_ns is None else now_ns})
         self.now_ns += shift_ns
         self.start_ns += shift_ns
         self._timers = {k: t + shift_ns for k, t in self._timers.items()}
@@ -352,6 +354,9 @@ class Table:
         else:
             shift = self.settings.first_card_ns
             self._timers = {k: self.now_ns + shift for k in self._paused_timers}
+            # what happened meanwhile (a slap judged during the pause won the pile) may have made
+            # a stopped timer pointless or called for another: the same rules as after any action
+            self._reschedule(pile_won=False)
 
     def drain(self) -> Sequence[Any]:
         """Everything that happened since the last call, for the outputs."""
@@ -461,7 +466,12 @@ class Table:
                 return
             collector = getattr(self.game, "collector", None)
             if collector is None:
-                collector = next(a.seat for a in self.game.legal_actions() if isinstance(a, Collect))
+                collector = next((a.seat for a in self.game.legal_actions()
+                                  if isinstance(a, Collect)), None)
+            if collector is None:  # the pile went meanwhile (a slap won it): nothing to collect
+                self._collect_at = None
+                self._reschedule(pile_won=False)
+                return
             self._won_at = self._collect_at  # the window closed when the pile was due to go
             self._apply(Collect(collector))
             self._won_at = None

@@ -40,6 +40,22 @@ def test_ready_then_watchdog_pings_at_half_the_period(listener):
     assert not n.send("READY=1")
 
 
+def test_a_failed_send_is_tried_again_next_time(tmp_path):
+    # systemd re-executing: the socket is briefly gone; the next ping must still go out
+    path = tmp_path / "later"
+    n = Notifier({"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "2000000"})
+    n.alive(0)
+    assert n.active and n._last < 0  # not sent, not counted as sent
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    sock.settimeout(30)
+    try:
+        n.alive(1)
+        assert sock.recv(100) == b"WATCHDOG=1"
+    finally:
+        sock.close()
+
+
 def test_an_abstract_socket_name_works_and_no_socket_means_no_notifying():
     name = f"slapbox-test-{os.getpid()}"
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

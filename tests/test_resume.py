@@ -14,6 +14,7 @@ from device.clock import VirtualClock
 from device.inputs.script import ScriptedPress
 from device.journal import FileJournal, read_journal, unfinished
 from device.replay import replay
+from device.rules.cards import parse_deal
 from device.runner import Runner
 from device.session import GameSpec, make_table
 from device.table import Seat
@@ -185,3 +186,134 @@ def test_a_killed_box_resumes_its_game_from_the_journal_and_finishes_it(tmp_path
     assert shown == sorted(shown) and max(shown) > 12  # the game went on from where it stood
     result = replay(path)  # and the whole journal, both lives, replays exactly
     assert result.finished and unfinished(folder) is None
+
+
+def _cut_and_resume(path: Path, limit_ns: int | None, restart_ns: int, script) -> tuple:
+    """One life of the game in ``path``: replayed, moved to a clock reading ``restart_ns``, run
+    with ``script`` (what arrives in this life, times from the game's start) up to ``limit_ns``
+    on the new clock (None: the end)."""
+    result = replay(path)
+    table = result.table
+    j = FileJournal(path, background=False)
+    table.attach_journal(j)
+    shift = restart_ns - result.last_ns
+    table.resume(shift, restart_ns)
+    runner = Runner(table, VirtualClock(restart_ns))
+    runner.schedule_script(script)
+    runner.run_virtual(limit_ns=limit_ns)
+    j.close()
+    return table, shift
+
+
+def test_two_power_cuts_in_one_game_each_resume_from_where_it_stood(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    j = FileJournal(whole, background=False)
+    ref = make_table(spec(), start_ns=0, journal=j)
+    runner = Runner(ref, VirtualClock(0))
+    runner.schedule_script(slaps())
+    runner.run_virtual()
+    j.close()
+
+    path = tmp_path / "cut.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=1000 * 10**9, journal=j)  # first boot: a large clock
+    runner = Runner(table, VirtualClock(1000 * 10**9))
+    runner.schedule_script(slaps())
+    first_cut = 6 * 10**9
+    runner.run_virtual(limit_ns=1000 * 10**9 + first_cut)
+    j.close()
+    # second life: the clock restarted at 20 s; it runs 3 s more, then the power goes again
+    table, shift = _cut_and_resume(path, 23 * 10**9, 20 * 10**9,
+                                   [p for p in slaps() if p.arrival_ns > first_cut])
+    assert table.game.outcome() is None
+    second_cut = 23 * 10**9 - shift - 1000 * 10**9  # the same moment, from the game's start
+    # third life: the clock restarted at 15 s, less than the second life's times
+    table, _ = _cut_and_resume(path, None, 15 * 10**9,
+                               [p for p in slaps() if p.arrival_ns > second_cut])
+    assert decisions(path) == decisions(whole)
+    assert table.game.outcome() == ref.game.outcome()
+    assert replay(path).finished
+
+
+def test_a_pause_replays_and_a_slap_won_while_paused_leaves_no_stale_collect(tmp_path):
+    # seat 0 lays an ace; seat 1 pays 2, 3, 7, 7: the challenge is won (collect pending) on a
+    # double. The menu pauses the table; station 1's slap on that double, judged meanwhile, wins
+    # the pile instead; on resuming, the stopped collect timer must not fire on nothing.
+    packs = parse_deal("AK5/23779", allow_any_number=False)
+    spec2 = GameSpec("bataille-corse", 1, [Seat(0, "A", station=0), Seat(1, "B", station=1)],
+                     {}, packs)
+    path = tmp_path / "p.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec2, start_ns=0, journal=j)
+    runner = Runner(table, VirtualClock(0))
+    fifth = 1500 * MS + 4 * 900 * MS
+    runner.schedule_script([ScriptedPress(fifth + 300 * MS, fifth + 300 * MS, 1, "slap", "press")])
+    runner.run_virtual(limit_ns=fifth + 100 * MS)
+    assert getattr(table.game, "collector", None) == 0
+    table.advance(fifth + 100 * MS)  # the loop's step: time passes, nothing is due ...
+    table.pause(True)                # ... and the menu opens
+    runner.run_virtual(limit_ns=fifth + 2000 * MS)
+    assert getattr(table.game, "collector", None) is None  # the slap won the pile meanwhile
+    table.advance(fifth + 2000 * MS)
+    table.pause(False)
+    assert set(table._timers) == {"flip"}  # the stopped collect is gone: seat 1 lays next
+    runner.run_virtual(limit_ns=fifth + 20_000 * MS)  # the game goes on
+    j.close()
+    assert table.game.cards > 5
+    # and the journal, pauses included, replays exactly
+    assert replay(path).finished == (table.game.outcome() is not None)
+
+
+def _opts(folder: Path):
+    from device.app import Options
+    from device.menu import Settings
+    return Options(settings=Settings(), journal=str(folder))
+
+
+def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
+    from device.app import Match
+    from device.clock import MonotonicClock
+    folder = tmp_path / "j"
+    folder.mkdir()
+    # a journal the rules refuse (a decision in a game that has none): marked left, not a crash
+    path = folder / "a.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=0, journal=j)
+    Runner(table, VirtualClock(0)).run_virtual(limit_ns=3000 * MS)
+    j.write({"k": "decide", "seat": 1, "action": {"type": "Lay", "seat": 1}, "t": 3000 * MS})
+    j.close()
+    assert unfinished(folder) == path
+    assert Match.resume(_opts(folder), MonotonicClock(), headless=True) is None
+    assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(folder) is None
+    # a game that ended, whose "end" line was torn by the power cut: left, not shown again
+    path = folder / "b.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=0, journal=j)
+    Runner(table, VirtualClock(0)).run_virtual()
+    j.close()
+    data = path.read_bytes()
+    end = data.rindex(b'{"k":"end"')
+    path.write_bytes(data[: end + 12])
+    assert unfinished(folder) == path
+    assert Match.resume(_opts(folder), MonotonicClock(), headless=True) is None
+    assert unfinished(folder) is None
+
+
+def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path):
+    from device.app import Match
+    from device.clock import MonotonicClock
+    folder = tmp_path / "j"
+    path = folder / "a.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=0, journal=j)
+    Runner(table, VirtualClock(0)).run_virtual(limit_ns=3000 * MS)
+    table.pause(True)
+    j.close()
+    clock = MonotonicClock()
+    match = Match.resume(_opts(folder), clock, headless=True)
+    try:
+        assert match is not None and match.resumed
+        assert not match.table.paused  # no screen, no menu: it goes on by itself
+        assert match.table.next_deadline() is not None
+    finally:
+        match.close()
