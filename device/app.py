@@ -27,13 +27,12 @@ from device.arbiter import ArbiterSettings, Award, WrongSlap
 from device.clock import SPIN_NS, MonotonicClock, wait_for
 from device.config import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal import (FileJournal, JournalError, cut_torn_tail, default_dir, journal_name,
-                            read_journal, unfinished)
+from device.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
 from device.menu import TEMPOS, Menu, Settings
 from device.notify import Notifier
 from device.rules.events import GameOver, PileWon
 from device.runner import Runner
-from device.replay import ReplayMismatch, replay
+from device.replay import ReplayMismatch, continue_game
 from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
 from device.stats import FILE_NAME, Leaderboard
 from device.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
@@ -209,32 +208,23 @@ class Match:
         if path is None:
             return None
         try:
-            # the journal grows from its last whole line: the game is replayed up to there
-            cut_torn_tail(path)
-            result = replay(path)
-            spec = spec_from_header(read_journal(path)[0])
+            head, records, _ = read_journal(path)
+            if _failed_resumes(records) >= 3:
+                raise JournalError(f"{path}: resumed 3 times without anything happening since")
+            spec = spec_from_header(head)
+            # no screen, no menu to unpause it: a headless box goes on at once
+            taken = continue_game(path, clock.now_ns(), unpause=headless)
         except Exception as e:  # noqa: BLE001 - whatever the file holds, the box must start
             reason = str(e) if isinstance(e, (JournalError, ReplayMismatch, OSError)) else repr(e)
             log.warning("resume: %s; starting afresh (the journal is marked left)", reason)
             _leave(path)
             return None
-        for w in result.warnings:
+        for w in taken.result.warnings:
             log.warning("resume: %s", w)
-        table = result.table
-        if table.game.outcome() is not None:  # it had ended; only its last line was lost
-            _leave(path)
-            return None
-        try:
-            journal = FileJournal(path)
-        except OSError as e:
-            log.warning("resume: cannot append to %s (%s); starting afresh", path, e)
-            return None
-        table.attach_journal(journal)
-        now = clock.now_ns()
-        table.resume(now - result.last_ns, now)
-        if headless and table.paused:
-            table.pause(False)  # nobody can unpause it without a screen
-        log.info("resume: %s, %d inputs replayed", path, result.inputs)
+        if taken.table is None or taken.journal is None:
+            return None  # it had ended: its end is now written
+        table, journal = taken.table, taken.journal
+        log.info("resume: %s, %d inputs replayed", path, taken.result.inputs)
         return cls(opts, clock, [], feed_factory=feed_factory, headless=headless, on_item=on_item,
                    resumed=(spec, table, journal))
 
@@ -259,6 +249,18 @@ class Match:
         if self.journal is not None and not self.over:
             self.journal.write({"k": "abandon", "t": self.table.now_ns})
         self.close()
+
+
+def _failed_resumes(records: list[dict[str, Any]]) -> int:
+    """How many times the journal was resumed with nothing played since (a box that dies while
+    showing a resumed game would otherwise resume it, and die, at every boot)."""
+    n = 0
+    for r in reversed(records):
+        if r["k"] == "resume":
+            n += 1
+        elif r["k"] not in ("pause", "tick"):
+            break
+    return n
 
 
 def _leave(path: Path) -> None:
@@ -435,8 +437,7 @@ class App:
                 self._tick(self.clock.now_ns())
                 self._draw()
                 if not self._ready:
-                    self._ready = True
-                    notifier.ready()  # the first frame is up
+                    self._ready = notifier.ready()  # the first frame is up (tried until sent)
                 notifier.alive(self.clock.now_ns())
                 self._wait()
         finally:

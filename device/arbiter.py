@@ -278,6 +278,11 @@ class Arbiter:
         self._open_segment(_Segment(t_ns, card, bool(slappable)), t_ns, "shown")
         self._shown_t.append(t_ns)
 
+    @property
+    def last_change_ns(self) -> int:
+        """When the pile last changed for it (the latest `shown` or `pile_won`)."""
+        return self._seg_t[-1]
+
     def pile_won(self, t_ns: int) -> None:
         """The pile was taken at ``t_ns`` (slap award applied, challenge collected): grace starts."""
         self._open_segment(_Segment(t_ns, None, False), t_ns, "pile_won")

@@ -64,8 +64,9 @@ class Notifier:
             self._failing = True
             return False
 
-    def ready(self) -> None:
-        self.send("READY=1")
+    def ready(self) -> bool:
+        """Say the box is up; True once sent (False outside systemd, or if it failed)."""
+        return self.send("READY=1")
 
     def alive(self, now_ns: int) -> None:
         """Call from the main loop: says WATCHDOG=1 when half the watchdog period has passed."""

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from device.inputs.press import Press, Stuck, Unstuck
-from device.journal import INPUT_KINDS, OUTPUT_KINDS, JournalError, MemoryJournal, read_journal
+from device.journal import (INPUT_KINDS, OUTPUT_KINDS, FileJournal, JournalError, MemoryJournal,
+                            cut_torn_tail, read_journal)
 from device.rules.actions import action_from_dict
 from device.rules.base import IllegalAction
 from device.session import make_table, spec_from_header
@@ -30,6 +31,8 @@ class ReplayResult:
     finished: bool
     table: Table
     last_ns: int  # the latest time any input record holds: where the game stood when it stopped
+    # judgements and events the replay made past the journal's end (a power cut lost them)
+    missing: list[dict[str, Any]]
 
 
 def _line_of(records: list[dict[str, Any]]) -> list[int]:
@@ -93,7 +96,42 @@ def replay(path: str | Path) -> ReplayResult:
     finished = any(r["k"] == "end" for r in records)
     if len(got) > len(expected) and finished:
         raise ReplayMismatch(f"{path}: the replay produced more than the journal: {_show(got[len(expected)])}")
-    return ReplayResult(path, inputs, len(expected), warnings, finished, table, last)
+    return ReplayResult(path, inputs, len(expected), warnings, finished, table, last,
+                        got[len(expected):])
+
+
+@dataclass
+class Continued:
+    """A game taken up again from its journal (`continue_game`)."""
+
+    table: Table | None          # None: the game had ended (its end is now in the file)
+    journal: FileJournal | None  # the same file, appended to (None with no table)
+    result: ReplayResult
+
+
+def continue_game(path: str | Path, now_ns: int, *, unpause: bool = False) -> Continued:
+    """Take up the game of ``path`` where a crash or a power cut stopped it, on a clock reading
+    ``now_ns``: cut a torn last line, replay the journal into a fresh table, write back what the
+    replay made that the file had lost (judgements, events: the file keeps replaying), then move
+    the table onto the new clock (a journaled ``resume``) and append to the same file from there.
+    ``unpause``: a table that stopped paused goes on (no screen to unpause it). Raises what
+    `replay` raises (JournalError, ReplayMismatch) and OSError."""
+    path = Path(path)
+    cut_torn_tail(path)
+    result = replay(path)
+    journal = FileJournal(path)
+    for record in result.missing:
+        journal.write(record)
+    table = result.table
+    if table.game.outcome() is not None:
+        journal.close()
+        return Continued(None, None, result)
+    table.attach_journal(journal)
+    table.resume(now_ns - result.last_ns, now_ns)
+    if unpause and table.paused:
+        table.advance(now_ns)  # on the new clock first, as a real-time loop does
+        table.pause(False)
+    return Continued(table, journal, result)
 
 
 def _show(record: dict[str, Any]) -> str:

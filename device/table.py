@@ -512,7 +512,10 @@ class Table:
                 pile_won = True
                 self._chain = 0
                 if self.arbiter is not None:
-                    self.arbiter.pile_won(self.now_ns if self._won_at is None else self._won_at)
+                    won = self.now_ns if self._won_at is None else self._won_at
+                    # the window closed when the pile was due to go, unless a card was reported
+                    # shown after that (a slow frame, a resumed game redrawing its pile)
+                    self.arbiter.pile_won(max(won, self.arbiter.last_change_ns))
                     for s in self._locked_seats:
                         self.arbiter.set_locked(s, False)
                     self._locked_seats.clear()

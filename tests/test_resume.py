@@ -13,7 +13,7 @@ from pathlib import Path
 from device.clock import VirtualClock
 from device.inputs.script import ScriptedPress
 from device.journal import FileJournal, read_journal, unfinished
-from device.replay import replay
+from device.replay import continue_game, replay
 from device.rules.cards import parse_deal
 from device.runner import Runner
 from device.session import GameSpec, make_table
@@ -192,16 +192,14 @@ def _cut_and_resume(path: Path, limit_ns: int | None, restart_ns: int, script) -
     """One life of the game in ``path``: replayed, moved to a clock reading ``restart_ns``, run
     with ``script`` (what arrives in this life, times from the game's start) up to ``limit_ns``
     on the new clock (None: the end)."""
-    result = replay(path)
-    table = result.table
-    j = FileJournal(path, background=False)
-    table.attach_journal(j)
-    shift = restart_ns - result.last_ns
-    table.resume(shift, restart_ns)
+    taken = continue_game(path, restart_ns)
+    table = taken.table
+    assert table is not None and taken.journal is not None
+    shift = restart_ns - taken.result.last_ns
     runner = Runner(table, VirtualClock(restart_ns))
     runner.schedule_script(script)
     runner.run_virtual(limit_ns=limit_ns)
-    j.close()
+    taken.journal.close()
     return table, shift
 
 
@@ -309,11 +307,77 @@ def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path
     Runner(table, VirtualClock(0)).run_virtual(limit_ns=3000 * MS)
     table.pause(True)
     j.close()
+    cards = table.game.cards
     clock = MonotonicClock()
     match = Match.resume(_opts(folder), clock, headless=True)
     try:
         assert match is not None and match.resumed
         assert not match.table.paused  # no screen, no menu: it goes on by itself
         assert match.table.next_deadline() is not None
+        match.runner.step(clock.now_ns())
+        assert match.table.game.cards <= cards + 1  # from now on: no catching up on the gap
     finally:
         match.close()
+    # a box that keeps dying while it shows a resumed game stops trying after 3 resumes
+    tries = 0
+    while (again := Match.resume(_opts(folder), clock, headless=True)) is not None:
+        again.close()  # it dies before anything happens
+        tries += 1
+        assert tries <= 3
+    kinds = [r["k"] for r in read_journal(path)[1] if r["k"] not in ("pause", "tick")]
+    assert kinds[-4:] == ["resume", "resume", "resume", "abandon"]
+    assert unfinished(folder) is None
+
+
+def test_judgements_a_power_cut_lost_are_written_back_so_the_journal_keeps_replaying(tmp_path):
+    whole = tmp_path / "whole.jsonl"
+    j = FileJournal(whole, background=False)
+    ref = make_table(spec(), start_ns=0, journal=j)
+    runner = Runner(ref, VirtualClock(0))
+    runner.schedule_script(slaps())
+    runner.run_virtual()
+    j.close()
+    # cut just after a judgement, then lose the judgement and events at the end of the file
+    stamp = 1700 * MS + 11 * 650 * MS
+    cut = stamp + 9 * MS
+    path = tmp_path / "cut.jsonl"
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=0, journal=j)
+    runner = Runner(table, VirtualClock(0))
+    runner.schedule_script(slaps())
+    runner.run_virtual(limit_ns=cut)
+    j.close()
+    lines = path.read_text().splitlines(keepends=True)
+    lost = 0
+    while '"k":"judge"' in lines[-1] or '"k":"event"' in lines[-1]:
+        lines.pop()
+        lost += 1
+    assert lost >= 1
+    path.write_text("".join(lines))
+    # two more lives: both replay, and the game ends as it would have
+    _, shift = _cut_and_resume(path, 27 * 10**9, 25 * 10**9,
+                               [p for p in slaps() if p.arrival_ns > cut])
+    second_cut = 27 * 10**9 - shift
+    _cut_and_resume(path, None, 10**9, [p for p in slaps() if p.arrival_ns > second_cut])
+    assert decisions(path) == decisions(whole)
+    assert replay(path).finished
+
+
+def test_a_slow_frame_after_a_won_challenge_does_not_stop_the_game():
+    # card 5 wins seat 0's challenge at 5.1 s; the loop next runs 0.804 s later (a stall): the
+    # card is laid, the collect delay has passed already, and the card is reported shown after
+    # the moment the pile was due to go. The pile is won then, not earlier.
+    from device.journal import MemoryJournal
+    packs = parse_deal("AK5/23779", allow_any_number=False)
+    spec2 = GameSpec("bataille-corse", 1, [Seat(0, "A", station=0), Seat(1, "B", station=1)],
+                     {}, packs)
+    table = make_table(spec2, start_ns=0, journal=MemoryJournal())
+    clock = VirtualClock(0)
+    runner = Runner(table, clock)
+    fifth = 1500 * MS + 4 * 900 * MS
+    runner.run_virtual(limit_ns=fifth - 1)
+    for t in (fifth + 804 * MS, fifth + 820 * MS, fifth + 900 * MS):
+        clock.advance_to(t)
+        runner.step(t)
+    assert table.game.cards == 5 and getattr(table.game, "collector", None) is None
+    assert table.game.card_counts() == [7, 1]  # seat 0 took the pile of 5
