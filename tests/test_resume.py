@@ -40,6 +40,18 @@ def slaps() -> list[ScriptedPress]:
     return out
 
 
+def first_life(path: Path, limit_ns: int | None, start_ns: int = 0):
+    """The scripted game in ``path`` from its start up to ``limit_ns`` (None: to its end); the
+    journal is left as a dying process leaves it. Returns the table."""
+    j = FileJournal(path, background=False)
+    table = make_table(spec(), start_ns=start_ns, journal=j)
+    runner = Runner(table, VirtualClock(start_ns))
+    runner.schedule_script(slaps())
+    runner.run_virtual(limit_ns=limit_ns)
+    j.close()
+    return table
+
+
 def decisions(path: Path) -> list[tuple]:
     """Every judgement and rules event, without its times (they move with the clock)."""
     _, records, _ = read_journal(path)
@@ -55,13 +67,7 @@ def decisions(path: Path) -> list[tuple]:
 def test_a_game_resumed_on_a_restarted_clock_goes_on_exactly_as_if_never_stopped(tmp_path):
     # the reference: the whole game in one go
     whole = tmp_path / "whole.jsonl"
-    j = FileJournal(whole, background=False)
-    table = make_table(spec(), start_ns=0, journal=j)
-    runner = Runner(table, VirtualClock(0))
-    runner.schedule_script(slaps())
-    runner.run_virtual()
-    j.close()
-    outcome = table.game.outcome()
+    outcome = first_life(whole, None).game.outcome()
     assert outcome is not None
 
     # the same game cut 3 ms after the press stamped 8.85 s arrived: it is in flight (delivered,
@@ -69,12 +75,7 @@ def test_a_game_resumed_on_a_restarted_clock_goes_on_exactly_as_if_never_stopped
     stamp = 1700 * MS + 11 * 650 * MS
     cut = stamp + 3 * MS
     path = tmp_path / "cut.jsonl"
-    j = FileJournal(path, background=False)
-    table = make_table(spec(), start_ns=0, journal=j)
-    runner = Runner(table, VirtualClock(0))
-    runner.schedule_script(slaps())
-    runner.run_virtual(limit_ns=cut)
-    j.close()  # the process dies here
+    table = first_life(path, cut)  # the process dies here
     assert unfinished(tmp_path) == path and table.arbiter.next_deadline() is not None
 
     # the box restarts: its monotonic clock is back near zero
@@ -205,21 +206,11 @@ def _cut_and_resume(path: Path, limit_ns: int | None, restart_ns: int, script) -
 
 def test_two_power_cuts_in_one_game_each_resume_from_where_it_stood(tmp_path):
     whole = tmp_path / "whole.jsonl"
-    j = FileJournal(whole, background=False)
-    ref = make_table(spec(), start_ns=0, journal=j)
-    runner = Runner(ref, VirtualClock(0))
-    runner.schedule_script(slaps())
-    runner.run_virtual()
-    j.close()
+    ref = first_life(whole, None)
 
     path = tmp_path / "cut.jsonl"
-    j = FileJournal(path, background=False)
-    table = make_table(spec(), start_ns=1000 * 10**9, journal=j)  # first boot: a large clock
-    runner = Runner(table, VirtualClock(1000 * 10**9))
-    runner.schedule_script(slaps())
     first_cut = 6 * 10**9
-    runner.run_virtual(limit_ns=1000 * 10**9 + first_cut)
-    j.close()
+    first_life(path, 1000 * 10**9 + first_cut, start_ns=1000 * 10**9)  # first boot: a large clock
     # second life: the clock restarted at 20 s; it runs 3 s more, then the power goes again
     table, shift = _cut_and_resume(path, 23 * 10**9, 20 * 10**9,
                                    [p for p in slaps() if p.arrival_ns > first_cut])
@@ -331,22 +322,12 @@ def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path
 
 def test_judgements_a_power_cut_lost_are_written_back_so_the_journal_keeps_replaying(tmp_path):
     whole = tmp_path / "whole.jsonl"
-    j = FileJournal(whole, background=False)
-    ref = make_table(spec(), start_ns=0, journal=j)
-    runner = Runner(ref, VirtualClock(0))
-    runner.schedule_script(slaps())
-    runner.run_virtual()
-    j.close()
+    ref = first_life(whole, None)
     # cut just after a judgement, then lose the judgement and events at the end of the file
     stamp = 1700 * MS + 11 * 650 * MS
     cut = stamp + 9 * MS
     path = tmp_path / "cut.jsonl"
-    j = FileJournal(path, background=False)
-    table = make_table(spec(), start_ns=0, journal=j)
-    runner = Runner(table, VirtualClock(0))
-    runner.schedule_script(slaps())
-    runner.run_virtual(limit_ns=cut)
-    j.close()
+    first_life(path, cut)
     lines = path.read_text().splitlines(keepends=True)
     lost = 0
     while '"k":"judge"' in lines[-1] or '"k":"event"' in lines[-1]:
