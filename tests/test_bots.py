@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
-from itertools import count
-
 from device.rules.actions import PickUp, Play, Ready, Swap, Target
 from device.botmatch import main, match
 from device.rules.bots import RandomBot, RuleBot, decider, make_players
-from device.rules.cards import ACE, KING, QUEEN, card
-from device.rules.norvegienne import NorvegienneGame
-from device.rules.presets import PRESETS, new_game
+from device.rules.cards import ACE, KING, QUEEN
+from device.rules.presets import new_game
 from device.rules.rng import Streams
-
-DEFAULTS = dict(PRESETS["norvegienne"].defaults)
-_suits: dict[int, count] = {}
-
-
-def c(rank: int) -> int:
-    return card(rank, next(_suits.setdefault(rank, count())) % 4)
-
-
-def cs(*ranks: int) -> list[int]:
-    return [c(r) for r in ranks]
-
-
-def position(hands, up=None, down=None, *, pile=(), turn=0, options=None):
-    n = len(hands)
-    return NorvegienneGame.from_position({**DEFAULTS, **(options or {})}, hands, up or [[] for _ in range(n)],
-                                         down or [cs(3) for _ in range(n)], (), pile, turn, Streams(0))
+from norvegienne_positions import c, cs, position
 
 
 class OnlyRandom:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from itertools import count
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,32 +12,13 @@ from hypothesis import strategies as st
 from device.rules.actions import PickUp, Play, Ready, Reveal, Swap, Target
 from device.rules.base import IllegalAction, Outcome
 from device.rules.bots import RandomBot
-from device.rules.cards import ACE, JACK, KING, QUEEN, card, make_deck, shuffle
+from device.rules.cards import ACE, JACK, KING, QUEEN, make_deck, shuffle
 from device.rules.events import (AceTarget, Burned, Drew, Finished, GameOver, PickedUp, Played, Revealed,
                                  SeatOut, Skipped, Swapped, TookUp)
 from device.rules.norvegienne import NorvegienneGame
-from device.rules.presets import PRESETS, new_game
+from device.rules.presets import new_game
 from device.rules.rng import Streams
-
-DEFAULTS = dict(PRESETS["norvegienne"].defaults)
-_suits: dict[int, count] = {}
-
-
-def c(rank: int) -> int:
-    """A card of ``rank``, each call a new suit, so cards of one test are distinct."""
-    return card(rank, next(_suits.setdefault(rank, count())) % 4)
-
-
-def cs(*ranks: int) -> list[int]:
-    return [c(r) for r in ranks]
-
-
-def position(hands, up=None, down=None, *, stock=(), pile=(), turn=0, options=None, seed=0, last_layer=None):
-    n = len(hands)
-    # Each seat keeps face-down cards by default so that emptying the hand does not win.
-    return NorvegienneGame.from_position(
-        {**DEFAULTS, **(options or {})}, hands, up or [[] for _ in range(n)],
-        down or [cs(3) for _ in range(n)], stock, pile, turn, Streams(seed), last_layer=last_layer)
+from norvegienne_positions import DEFAULTS, c, cs, position
 
 
 def ranks(cards) -> list[int]:
