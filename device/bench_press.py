@@ -31,6 +31,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
@@ -294,7 +295,7 @@ def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[
                 new.append((up + dt + LATENCY_NS, up + dt, s, 1 - i % 2))
         return new
 
-    _drive(spec, [], journal=None, timed=False, react=react, record=out, stop_after=presses)
+    _drive(spec, [], journal=None, react=react, record=out, stop_after=presses)
     return out
 
 
@@ -343,7 +344,7 @@ def run_table(edges: list[Edge], spec: GameSpec, *, journal: str = "none", timed
     timed: each press's wall-clock cost too (the loop that measures costs more itself)."""
     if not timed:
         return _replay(spec, edges, journal=journal, stop_after=stop_after)
-    return _drive(spec, edges, journal=journal, timed=True, react=None, record=None,
+    return _drive(spec, edges, journal=journal, react=None, record=None,
                   stop_after=stop_after)
 
 
@@ -390,7 +391,8 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
 
     # the main loop: records -> table; Runner.step after each, and at each deadline. Its CPU is
     # the main thread's; a file journal's writer thread adds the rest of the process's.
-    games = cards = judged = award = wrong = ignored = 0
+    games = cards = 0
+    kinds: list[type] = []  # the type of every judgement drained, in order
     setup_cpu = setup_wall = setup_thread = 0
     journals = _Journals(journal)
     thread_clock = time.thread_time_ns
@@ -412,7 +414,7 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
         # Runner.step, headless: drain, advance, drain until nothing is left; the presenter
         # reports each card shown at once. Returns the table's next deadline (a new game's, if
         # this one ended; ``last``: the ended game's final step).
-        nonlocal table, cards, judged, award, wrong, ignored
+        nonlocal table, cards
         advance = True
         if not table.outbox:
             table.advance(now)
@@ -424,14 +426,7 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
             for item in table.drain():
                 cls = type(item)
                 if cls is Judged:
-                    judged += 1
-                    k = type(item[1])  # its decision
-                    if k is Ignored:
-                        ignored += 1
-                    elif k is Award:
-                        award += 1
-                    else:
-                        wrong += 1
+                    kinds.append(type(item[1]))  # its decision's
                 elif cls is ToShow:
                     table.submit(Shown(item.card, now))
                     cards += 1
@@ -466,10 +461,16 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
     journals.finish()  # the writer threads' last records reach the disk
     table_cpu = cpu_clock() - begin_cpu - setup_cpu
     table_wall = clock() - begin_wall - setup_wall
-    return TableResult(presses, judged, award, wrong, ignored, releases, used, games, cards,
+    return TableResult(presses, *_tally(kinds), releases, used, games, cards,
                        debounce_cpu + table_cpu, debounce_wall + table_wall, [],
                        debounce_cpu_ns=debounce_cpu,
                        writer_cpu_ns=max(0, table_cpu - main_cpu))
+
+
+def _tally(kinds: list[type]) -> tuple[int, int, int, int]:
+    """(judged, award, wrong, ignored) from the types of the judgements drained."""
+    n = Counter(kinds)
+    return len(kinds), n[Award], n[WrongSlap], n[Ignored]
 
 
 class _Journals:
@@ -499,11 +500,12 @@ class _Journals:
             self._tmp.cleanup()
 
 
-def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: bool,
+def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None,
            react: Callable[[Table, int, int], list[Edge]] | None, record: list[Edge] | None,
            stop_after: int | None) -> TableResult:
-    """The loop of both passes. ``react`` (planning): new edges for each card shown, merged into
-    the ones still to come; ``record`` collects every edge consumed."""
+    """The timed pass (each press's wall-clock cost), and the planning pass (whose timings go
+    unused). ``react`` (planning): new edges for each card shown, merged into the ones still to
+    come; ``record`` collects every edge consumed."""
     settings = spec.arbiter
     inbox: list[Any] = []  # the queue the GPIO thread fills (here: the debouncers' sink)
     stations = len(spec.seats)
@@ -513,7 +515,8 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: boo
     pending = list(edges)
     n_edges = len(pending)
     i = 0
-    games = cards = presses = releases = judged = award = wrong = ignored = 0
+    games = cards = presses = releases = 0
+    kinds: list[type] = []  # the type of every judgement drained, in order
     setup_cpu = setup_wall = 0
     clock = time.perf_counter_ns
     cpu_clock = time.process_time_ns
@@ -540,7 +543,7 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: boo
 
     def dispatch(now: int) -> None:
         # Runner.dispatch, headless: the presenter reports each laid card shown at once
-        nonlocal pending, n_edges, i, cards, judged, award, wrong, ignored
+        nonlocal pending, n_edges, i, cards
         while True:
             items = table.drain()
             if not items:
@@ -558,17 +561,17 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: boo
                             i = 0
                             n_edges = len(pending)
                 elif cls is Judged:
-                    judged += 1
                     d = item.decision
-                    k = type(d)
-                    if k is Award:
-                        award += 1
-                    elif k is WrongSlap:
-                        wrong += 1
-                    else:
-                        ignored += 1
-                    if timed:
-                        share.append(index_of.pop((d.station, d.t_ns)))
+                    kinds.append(type(d))
+                    share.append(index_of.pop((d.station, d.t_ns)))
+
+    def charge(spent: int) -> None:
+        # a loop pass's cost, split among the presses it judged (or delivered)
+        if share:
+            part = spent // len(share)
+            for k in share:
+                per_press[k] += part
+            share.clear()
 
     def step(now: int) -> None:
         # Runner.step without the inbox (delivered just before) and without bots
@@ -592,65 +595,38 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: boo
             i += 1
             if record is not None:
                 record.append(e)
-            if not timed:
-                edge_of[s](level, stamp)
-                if not inbox:
-                    continue
-                for ev in inbox:
-                    if ev.edge == "press":
-                        if table.game.outcome() is None:
-                            presses += 1
+            t0 = clock()
+            edge_of[s](level, stamp)
+            if not inbox:
+                cost[s] += clock() - t0
+                continue
+            for ev in inbox:
+                if ev.edge == "press":
+                    if current[s] >= 0:
+                        per_press[current[s]] += cost[s]
+                    cost[s] = 0
+                    if table.game.outcome() is None:
+                        presses += 1
+                        current[s] = len(per_press)
+                        index_of[(s, ev.t_ns)] = len(per_press)
+                        per_press.append(0)
+                        share.append(len(per_press) - 1)
                     else:
-                        releases += 1
-                    table.submit(ev, arrival)
-                inbox.clear()
-                step(arrival)
-                stepped = True
-            else:
-                t0 = clock()
-                edge_of[s](level, stamp)
-                if not inbox:
-                    cost[s] += clock() - t0
-                    continue
-                for ev in inbox:
-                    if ev.edge == "press":
-                        if current[s] >= 0:
-                            per_press[current[s]] += cost[s]
-                        cost[s] = 0
-                        if table.game.outcome() is None:
-                            presses += 1
-                            current[s] = len(per_press)
-                            index_of[(s, ev.t_ns)] = len(per_press)
-                            per_press.append(0)
-                            share.append(len(per_press) - 1)
-                        else:
-                            current[s] = -1
-                    else:
-                        releases += 1
-                    table.submit(ev, arrival)
-                inbox.clear()
-                step(arrival)
-                stepped = True
-                spent = clock() - t0
-                if share:
-                    part = spent // len(share)
-                    for k in share:
-                        per_press[k] += part
-                    share.clear()
+                        current[s] = -1
+                else:
+                    releases += 1
+                table.submit(ev, arrival)
+            inbox.clear()
+            step(arrival)
+            stepped = True
+            charge(clock() - t0)
         elif react is None and i >= n_edges:
             break  # a replay ends with its edges
         elif nd < _NEVER:
             stepped = True
-            if timed:
-                t0 = clock()
-                step(nd)
-                if share:
-                    part = (clock() - t0) // len(share)
-                    for k in share:
-                        per_press[k] += part
-                    share.clear()
-            else:
-                step(nd)
+            t0 = clock()
+            step(nd)
+            charge(clock() - t0)
         else:
             break  # nothing more will happen
         if table.game.outcome() is not None:
@@ -674,7 +650,7 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None, timed: boo
     journals.finish()
     wall = clock() - begin_wall - setup_wall
     cpu = cpu_clock() - begin_cpu - setup_cpu
-    return TableResult(presses, judged, award, wrong, ignored, releases,
+    return TableResult(presses, *_tally(kinds), releases,
                        i, games, cards, cpu, wall, per_press)
 
 
