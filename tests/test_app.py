@@ -166,6 +166,20 @@ def test_without_a_display_play_says_so_and_plays_a_bot_game(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_on_a_machine_without_a_screen_play_says_so_instead_of_drawing_where_no_one_sees(tmp_path):
+    # no X, no Wayland, no driver asked for: SDL would fall back to its offscreen driver
+    (tmp_path / "empty.toml").write_text("")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["SLAPBOX_CONFIG"] = str(tmp_path / "empty.toml")
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "play", "--players", "2"],
+                          capture_output=True, text=True, timeout=120, env=env,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("slapbox play: no display (") and "no screen to draw on" in first
+
+
 def test_station_leds_show_whose_turn_it_is_and_blink_on_a_won_slap(make_app):
     pins = {"factory": "mock", "menu": 26,
             "stations": [{"slap": 17, "led": 22}, {"slap": 5, "led": 13}]}

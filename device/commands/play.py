@@ -120,6 +120,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         screen = open_display(opts.size, fullscreen=opts.fullscreen, driver=opts.driver or None)
     except DisplayUnavailable as e:
-        return run_virtual_fallback(opts, str(e))
+        return run_virtual_fallback(opts, e.reason)
     from device.app import App
     return App(opts, screen).run()

@@ -60,6 +60,8 @@ class Display:
 
 
 SOFTWARE_FRAMEBUFFER = ("x11", "wayland")
+#: drivers that draw where no one sees: used only when asked for by name (tests, benchmarks)
+INVISIBLE = ("offscreen", "dummy")
 
 
 def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str | None = None,
@@ -71,8 +73,14 @@ def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str
         raise ValueError(f"window {w}x{h} is too small (expected at least {MIN_SIZE[0]}x{MIN_SIZE[1]})")
     if driver is not None:
         os.environ["SDL_VIDEODRIVER"] = driver
+    chosen = os.environ.get("SDL_VIDEODRIVER")
     try:
         pygame.display.init()
+        if not chosen and pygame.display.get_driver() in INVISIBLE:
+            # SDL found no screen and fell back to drawing in memory: nobody would see the game
+            raise pygame.error(f"no screen to draw on (SDL fell back to its "
+                               f"{pygame.display.get_driver()} driver; set DISPLAY, or "
+                               "SDL_VIDEODRIVER to choose one)")
         if pygame.display.get_driver() in SOFTWARE_FRAMEBUFFER:
             # On a desktop, SDL would present the window through an OpenGL renderer, which on a
             # machine without a GPU loads Mesa's llvmpipe (tens of MB, and CPU on every frame).
