@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from device import __version__
-from device.config import DEFAULT_PATH, ENV_VAR, ConfigError
+from device.config.schema import DEFAULT_PATH, ENV_VAR, ConfigError
 
 # Name -> module, in the order `slapbox --help` lists them. Add a line when a command lands;
 # a module not in the checkout yet is simply not offered.
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         # Bad input the rules core refused (unknown option, bad deal): the player can fix it.
         from device.inputs.press import PressFormatError
-        from device.journal import JournalError
+        from device.journal.journal import JournalError
         from device.rules.cards import DealError
         from device.rules.presets import OptionError
         user_errors: tuple[type, ...] = (OptionError, DealError, PressFormatError, JournalError)

@@ -14,9 +14,9 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from device.app import HOLD_NS, App, Options  # noqa: E402
+from device.screen.app import HOLD_NS, App, Options  # noqa: E402
 from device.inputs.press import MENU_STATION, Press  # noqa: E402
-from device.menu import Settings  # noqa: E402
+from device.screen.menu import Settings  # noqa: E402
 from device.rules.actions import action_to_dict  # noqa: E402
 from device.screen.display import open_display  # noqa: E402
 
@@ -241,7 +241,7 @@ def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_l
 
 
 def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(make_app, tmp_path):
-    from device.journal import read_journal, unfinished
+    from device.journal.journal import read_journal, unfinished
     app = make_app()
     app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
     app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Start

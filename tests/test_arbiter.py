@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.arbiter import (Arbiter, ArbiterError, ArbiterSettings, Award, Ignored, WrongSlap,
+from device.table.arbiter import (Arbiter, ArbiterError, ArbiterSettings, Award, Ignored, WrongSlap,
                             decision_from_dict)
 from device.rules.rng import Streams
 

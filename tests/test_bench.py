@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from device import bench_lateness, bench_press
-from device.bench_press import ARCADE, Bounce
+from device.bench import lateness as bench_lateness, press as bench_press
+from device.bench.press import ARCADE, Bounce
 
 
 def test_every_press_of_the_arbiter_benchmark_is_judged_once():

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from device.rules.actions import PickUp, Play, Ready, Swap, Target
-from device.botmatch import main, match
-from device.rules.bots import RandomBot, RuleBot, decider, make_players
+from device.bench.bots import main, match
+from device.bots.minds import RandomBot, RuleBot, decider, make_players
 from device.rules.cards import ACE, KING, QUEEN
 from device.rules.presets import new_game
 from device.rules.rng import Streams

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from device.config import ConfigError, load_config
-from device.menu import Menu, Settings, option_values
+from device.config.schema import ConfigError, load_config
+from device.screen.menu import Menu, Settings, option_values
 from device.rules.presets import OPTIONS, PRESETS
-from device.stats import Leaderboard
+from device.journal.stats import Leaderboard
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -188,8 +188,8 @@ def test_bad_input_to_the_box_commands_is_one_line_and_exit_2(capsys, tmp_path, 
 
 
 def test_the_tables_timings_come_from_the_config(tmp_path):
-    from device.app import Options, table_settings
-    from device.menu import Settings
+    from device.screen.app import Options, table_settings
+    from device.screen.menu import Settings
 
     f = tmp_path / "c.toml"
     f.write_text("[timing]\nfirst_card_ms = 250\npile_pause_ms = 400\nauto_flip_timeout_ms = 2500\n")

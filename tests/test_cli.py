@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import device.cli as cli
-import device.config as config
+import device.config.schema as config
 from device.cli import main
 
 FAKE = textwrap.dedent('''\
@@ -37,7 +37,7 @@ FAKE = textwrap.dedent('''\
             from device.rules.cards import DealError
             raise DealError("deal: 3 packs for 4 players (they must agree)")
         if args.fail == "config":
-            from device.config import ConfigError
+            from device.config.schema import ConfigError
             raise ConfigError(["a.toml: game.players: bad", "a.toml: timing.settle_ms: bad"])
         if args.fail == "bug":
             raise RuntimeError("boom\\nsecond line")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import device.config as config
-from device.config import ConfigError, Field, Schema, load_config, ms_to_ns, toml_value
+import device.config.schema as config
+from device.config.schema import ConfigError, Field, Schema, load_config, ms_to_ns, toml_value
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
 
 

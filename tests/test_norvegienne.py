@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from device.rules.actions import PickUp, Play, Ready, Reveal, Swap, Target
 from device.rules.base import IllegalAction, Outcome
-from device.rules.bots import RandomBot
+from device.bots.minds import RandomBot
 from device.rules.cards import ACE, JACK, KING, QUEEN, make_deck, shuffle
 from device.rules.events import (AceTarget, Burned, Drew, Finished, GameOver, PickedUp, Played, Revealed,
                                  SeatOut, Skipped, Swapped, TookUp)
@@ -395,7 +395,7 @@ def test_random_games_keep_every_card_end_and_replay_the_same(seed, players, vol
 
 def test_a_thousand_random_games_from_2_to_11_seats_keep_every_card_and_end():
     # Random and rule-based players mixed; every action keeps the card count, every game ends.
-    from device.rules.bots import make_players
+    from device.bots.minds import make_players
 
     ends = Counter()
     for seed in range(1000):

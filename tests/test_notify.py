@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from device.notify import Notifier
+from device.service.notify import Notifier
 
 MS = 1_000_000
 

@@ -45,7 +45,7 @@ def test_playing_every_preset_reads_no_clock_and_loads_no_hardware_or_display_li
         for name in ("random", "randint", "randrange", "choice", "shuffle", "sample", "seed"):
             setattr(random, name, no_global_random)
         from device.rules.presets import PRESET_NAMES, PRESETS, new_game
-        from device.rules.bots import decider, make_players
+        from device.bots.minds import decider, make_players
         for preset in PRESET_NAMES:
             for seed in range(5):
                 game = new_game(preset, players=3, seed=seed, slapping=False)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from device.clock import VirtualClock
 from device.inputs.script import ScriptedPress
-from device.journal import FileJournal, read_journal, unfinished
-from device.replay import continue_game, replay
+from device.journal.journal import FileJournal, read_journal, unfinished
+from device.journal.replay import continue_game, replay
 from device.rules.cards import parse_deal
-from device.runner import Runner
-from device.session import GameSpec, make_table
-from device.table import Seat
+from device.table.runner import Runner
+from device.table.session import GameSpec, make_table
+from device.table.table import Seat
 
 MS = 1_000_000
 
@@ -254,13 +254,13 @@ def test_a_pause_replays_and_a_slap_won_while_paused_leaves_no_stale_collect(tmp
 
 
 def _opts(folder: Path):
-    from device.app import Options
-    from device.menu import Settings
+    from device.screen.app import Options
+    from device.screen.menu import Settings
     return Options(settings=Settings(), journal=str(folder))
 
 
 def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
-    from device.app import Match
+    from device.screen.app import Match
     from device.clock import MonotonicClock
     folder = tmp_path / "j"
     folder.mkdir()
@@ -289,7 +289,7 @@ def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
 
 
 def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path):
-    from device.app import Match
+    from device.screen.app import Match
     from device.clock import MonotonicClock
     folder = tmp_path / "j"
     path = folder / "a.jsonl"
@@ -348,7 +348,7 @@ def test_a_slow_frame_after_a_won_challenge_does_not_stop_the_game():
     # card 5 wins seat 0's challenge at 5.1 s; the loop next runs 0.804 s later (a stall): the
     # card is laid, the collect delay has passed already, and the card is reported shown after
     # the moment the pile was due to go. The pile is won then, not earlier.
-    from device.journal import MemoryJournal
+    from device.journal.journal import MemoryJournal
     packs = parse_deal("AK5/23779", allow_any_number=False)
     spec2 = GameSpec("bataille-corse", 1, [Seat(0, "A", station=0), Seat(1, "B", station=1)],
                      {}, packs)

@@ -8,24 +8,24 @@ import sys
 
 import pytest
 
-from device.arbiter import Award
-from device.arbiter import WrongSlap as WrongJudged
+from device.table.arbiter import Award
+from device.table.arbiter import WrongSlap as WrongJudged
 from device.clock import VirtualClock
-from device.menu import Menu, Settings
+from device.screen.menu import Menu, Settings
 from device.rules import events as ev
 from device.rules.actions import Lay, Slap
 from device.rules.cards import card, parse_deal
 from device.rules.norvegienne import NorvegienneGame
 from device.rules.rng import Streams
-from device.runner import Runner
+from device.table.runner import Runner
 from device.screen import palette, samples
 from device.screen.feed import Feed
 from device.screen.layout import min_card_height
 from device.screen.scene import (Bar, CardSprite, Scene, Text, check_contrast, check_glyphs, chooser_view, ellipsize, fit,
                                  game_scene, menu_scene, norvegienne_chooser, over_scene, pass_scene,
                                  text_width, wrap)
-from device.session import GameSpec, make_table
-from device.table import Judged, Seat, Table, ToShow
+from device.table.session import GameSpec, make_table
+from device.table.table import Judged, Seat, Table, ToShow
 
 MS = 1_000_000
 SIZES = [(480, 320), (800, 480)]

@@ -13,14 +13,14 @@ from device.clock import VirtualClock
 from device.inputs.gpio import GpioInputs, StampedMockPin, StationPins
 from device.inputs.press import Press, Stuck
 from device.inputs.script import ScriptedPress
-from device.journal import FileJournal, MemoryJournal, read_journal
-from device.replay import ReplayMismatch, replay
+from device.journal.journal import FileJournal, MemoryJournal, read_journal
+from device.journal.replay import ReplayMismatch, replay
 from device.rules.cards import parse_deal
 from device.rules.events import PileWon, WrongSlap as RulesWrongSlap
-from device.runner import Runner
-from device.session import GameSpec, bot_hands, bot_minds, make_table
-from device.table import Judged, Seat, StationStuck, TableSettings, ToShow, assign_seats
-from device.arbiter import Award, Ignored, WrongSlap
+from device.table.runner import Runner
+from device.table.session import GameSpec, bot_hands, bot_minds, make_table
+from device.table.table import Judged, Seat, StationStuck, TableSettings, ToShow, assign_seats
+from device.table.arbiter import Award, Ignored, WrongSlap
 
 MS = 1_000_000
 FIRST = 1500 * MS   # the first card is laid at 1.5 s
@@ -76,7 +76,7 @@ def test_a_press_delivered_later_but_stamped_earlier_wins():
 
 def test_the_settle_time_is_what_makes_the_earlier_stamp_win():
     # With no settle time, the press that arrived first is judged alone and wins.
-    from device.arbiter import ArbiterSettings
+    from device.table.arbiter import ArbiterSettings
     packs = parse_deal("5234/5678")
     spec = GameSpec("bataille-corse", 1, humans(2), {}, packs,
                     arbiter=ArbiterSettings(settle_ns=0, tie_ns=0))

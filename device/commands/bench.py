@@ -9,7 +9,7 @@ import argparse
 import statistics
 import time
 
-from device.rules.bots import decider, make_players
+from device.bots.minds import decider, make_players
 from device.rules.presets import PRESET_NAMES, PRESETS, new_game
 
 RECORD_DEAL = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8,344 cards, 1,164 tricks
@@ -69,12 +69,12 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         return 0
     if args.target == "bots":
-        from device.botmatch import main as botmatch
+        from device.bench.bots import main as botmatch
         return botmatch(["--games", "1000"])
     if args.target == "lateness":
-        from device.bench_lateness import main as bench_lateness
+        from device.bench.lateness import main as bench_lateness
         # the storm needs seconds to collect judgements: 20 s unless --seconds says otherwise
         seconds = 20.0 if args.seconds == 1.0 else args.seconds
         return bench_lateness(["--seconds", repr(seconds)])
-    from device.bench_press import main as bench_press
+    from device.bench.press import main as bench_press
     return bench_press([])

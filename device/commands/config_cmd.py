@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from device.config import ConfigError, load_config
+from device.config.schema import ConfigError, load_config
 
 ACTIONS = {
     "check": "check the file: every error with its file, key and reason (exit 1), or 'ok: PATH'",

@@ -11,7 +11,7 @@ import os
 
 from device.commands.common import add_game_arguments, parse_options
 from device.inputs.keyboard import DEFAULT_KEYS, describe_keys
-from device.menu import TEMPOS, Settings
+from device.screen.menu import TEMPOS, Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _window(text: str) -> tuple[int, int]:
-    from device.box_config import parse_size
+    from device.config.box import parse_size
     from device.rules.presets import OptionError
     try:
         return parse_size(text)
@@ -52,9 +52,9 @@ def _window(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.app import Options, arbiter_settings, run_headless, run_virtual_fallback
-    from device.box_config import parse_size
-    from device.config import load_config
+    from device.screen.app import Options, arbiter_settings, run_headless, run_virtual_fallback
+    from device.config.box import parse_size
+    from device.config.schema import load_config
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
 
@@ -121,5 +121,5 @@ def run(args: argparse.Namespace) -> int:
         screen = open_display(opts.size, fullscreen=opts.fullscreen, driver=opts.driver or None)
     except DisplayUnavailable as e:
         return run_virtual_fallback(opts, e.reason)
-    from device.app import App
+    from device.screen.app import App
     return App(opts, screen).run()

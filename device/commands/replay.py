@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from device.journal import JournalError
-from device.replay import ReplayMismatch, replay
+from device.journal.journal import JournalError
+from device.journal.replay import ReplayMismatch, replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

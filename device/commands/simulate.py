@@ -11,7 +11,7 @@ import json
 import sys
 
 from device.commands.common import add_game_arguments, parse_options, pick_seed
-from device.rules.bots import decider, make_players
+from device.bots.minds import decider, make_players
 from device.rules.presets import PRESETS, new_game
 
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from collections.abc import Sequence
 from typing import Any
 
-from device.arbiter import Award
-from device.arbiter import WrongSlap as WrongSlapJudged
+from device.table.arbiter import Award
+from device.table.arbiter import WrongSlap as WrongSlapJudged
 from device.rules import events as ev
 from device.screen import i18n
-from device.table import Judged, ToShow
+from device.table.table import Judged, ToShow
 
 MS = 1_000_000
 BANNER_NS = 4000 * MS      # an important event stays on the banner this long

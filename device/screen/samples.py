@@ -12,20 +12,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from device.arbiter import Award
-from device.arbiter import WrongSlap as WrongJudged
+from device.table.arbiter import Award
+from device.table.arbiter import WrongSlap as WrongJudged
 from device.clock import VirtualClock
 from device.inputs.keyboard import DEFAULT_KEYS
-from device.menu import Menu, Settings
+from device.screen.menu import Menu, Settings
 from device.rules import events as ev
-from device.runner import Runner
+from device.table.runner import Runner
 from device.screen import i18n
 from device.screen.feed import Feed
 from device.screen.scene import (Scene, attract_scene, game_scene, help_scene, menu_scene, message_scene,
                                  norvegienne_chooser, over_scene, pass_scene)
-from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
-from device.stats import PlayerRecord
-from device.table import Judged, Table, assign_seats
+from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
+from device.journal.stats import PlayerRecord
+from device.table.table import Judged, Table, assign_seats
 
 MS = 1_000_000
 STEP_NS = 20 * MS          # how far virtual time moves between two checks for the moment

@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from device.arbiter import ArbiterSettings, Award, WrongSlap
+from device.table.arbiter import ArbiterSettings, Award, WrongSlap
 from device.clock import SPIN_NS, MonotonicClock, wait_for
-from device.config import Config, ms_to_ns
+from device.config.schema import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
-from device.menu import TEMPOS, Menu, Settings
-from device.notify import Notifier
+from device.journal.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
+from device.screen.menu import TEMPOS, Menu, Settings
+from device.service.notify import Notifier
 from device.rules.events import GameOver, PileWon
-from device.runner import Runner
-from device.replay import ReplayMismatch, continue_game
-from device.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
-from device.stats import FILE_NAME, Leaderboard
-from device.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
+from device.table.runner import Runner
+from device.journal.replay import ReplayMismatch, continue_game
+from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
+from device.journal.stats import FILE_NAME, Leaderboard
+from device.table.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
 
 log = logging.getLogger("slapbox")
 MS = 1_000_000
@@ -425,7 +425,7 @@ class App:
 
     # --- the loop -----------------------------------------------------------------------
     def run(self) -> int:
-        from device.runner import real_time_switch_interval
+        from device.table.runner import real_time_switch_interval
         real_time_switch_interval()
         pg = self.pg
         notifier = Notifier()  # systemd's watchdog: a loop that freezes gets the box restarted

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
-from device.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlap
+from device.table.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlap
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
 from device.records import new, typed
 from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
@@ -136,7 +136,7 @@ class SeatStats:
 
 
 class Journal(Protocol):
-    """Where the table writes its records (device.journal has the file and memory kinds)."""
+    """Where the table writes its records (device.journal.journal has the file and memory kinds)."""
 
     def write(self, record: dict[str, Any]) -> None: ...
 

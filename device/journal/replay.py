@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from device.inputs.press import Press, Stuck, Unstuck
-from device.journal import (INPUT_KINDS, OUTPUT_KINDS, FileJournal, JournalError, MemoryJournal,
+from device.journal.journal import (INPUT_KINDS, OUTPUT_KINDS, FileJournal, JournalError, MemoryJournal,
                             cut_torn_tail, read_journal)
 from device.rules.actions import action_from_dict
 from device.rules.base import IllegalAction
-from device.session import make_table, spec_from_header
-from device.table import Shown, Table
+from device.table.session import make_table, spec_from_header
+from device.table.table import Shown, Table
 
 
 class ReplayMismatch(Exception):

@@ -1,6 +1,6 @@
 """Measures the CPU cost of the press path: bouncing edges -> debounce -> arbiter (-> table) -> judgements.
 
-``python -m device.bench_press`` (or ``slapbox bench press``) runs two modes, in virtual time:
+``python -m device.bench.press`` (or ``slapbox bench press``) runs two modes, in virtual time:
 
 - ``arbiter``: 8 stations slap doubles (and sometimes nothing) through one `Debouncer` per station
   and one `Arbiter`, called only at its deadlines, as the table would (no rules, no journal).
@@ -10,7 +10,7 @@
   `Debouncer` (the GPIO thread's job); the records it emits for one edge are submitted to the
   table at that edge's arrival, then the loop does what `Runner.step` does headless: a `Shown`
   for each `ToShow` it drains, `advance` at the table's deadlines. Two scenarios (`scenario`):
-  ``storm``, `device.bench_lateness`'s storm of presses in virtual time, and ``doubles``, where
+  ``storm``, `device.bench.lateness`'s storm of presses in virtual time, and ``doubles``, where
   every window draws 2-8 slaps and every press also pays for rules work (cards, won piles).
   Measured with the journal off and with the box's `FileJournal` (its writer thread on its own).
 
@@ -37,13 +37,13 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from device.arbiter import Arbiter, ArbiterSettings, Award, Ignored, WrongSlap
+from device.table.arbiter import Arbiter, ArbiterSettings, Award, Ignored, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
-from device.journal import FileJournal, MemoryJournal
+from device.journal.journal import FileJournal, MemoryJournal
 from device.rules.cards import DealError, parse_deal, shuffle
-from device.session import GameSpec, make_table
-from device.table import Judged, Seat, Shown, Table, TableSettings, ToShow
+from device.table.session import GameSpec, make_table
+from device.table.table import Judged, Seat, Shown, Table, TableSettings, ToShow
 
 __all__ = ["Bounce", "ARCADE", "DEAL", "main", "make_script", "run", "run_arbiter", "run_table",
            "plan_table", "table_spec", "TableResult", "percentile"]
@@ -299,7 +299,7 @@ def plan_table(presses: int, bounce: Bounce, seed: int, spec: GameSpec) -> list[
     return out
 
 
-# The storm: what `device.bench_lateness` plays under the real clock, and the table mode's default.
+# The storm: what `device.bench.lateness` plays under the real clock, and the table mode's default.
 #: a fast table, so cards, windows and won piles keep coming during the storm
 STORM_TABLE = TableSettings(tempo_ns=300 * MS, first_card_ns=200 * MS, pile_pause_ns=400 * MS)
 #: no penalty for a wrong slap: the storm never empties a pack, so the game lasts the whole run
@@ -709,7 +709,7 @@ def scenario(name: str, presses: int, bounce: Bounce, seed: int,
              deal: str = DEAL) -> tuple[GameSpec, list[Edge], str]:
     """The table mode's input: its game, its edges and a line saying what it is.
 
-    ``storm``: `device.bench_lateness`'s storm in virtual time: 8 stations slapping over and over
+    ``storm``: `device.bench.lateness`'s storm in virtual time: 8 stations slapping over and over
     (~9 presses/s each) whatever the cards, on a fast table (a card every 300 ms); about one
     press in ten lands in a slap window, the rest are wrong slaps (no penalty) and lost races.
     ``doubles``: people who react to the cards, on a deal where every card after a pile's first
@@ -775,7 +775,7 @@ def bench_table(presses: int, bounce: Bounce, seed: int, deal: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m device.bench_press", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m device.bench.press", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mode", choices=("all", "arbiter", "table"), default="all",
                     help="arbiter: debounce + arbiter; table: through a real Table (default all)")

@@ -32,7 +32,7 @@ DEFAULT_PATH = "/etc/slapbox/config.toml"
 ENV_VAR = "SLAPBOX_CONFIG"
 
 # Modules that call register_section() at import; add a line when a part of the program gets one.
-SECTION_MODULES: list[str] = ["device.box_config"]
+SECTION_MODULES: list[str] = ["device.config.box"]
 
 Check = Callable[[Any], Any]
 ErrorFn = Callable[[str, str], None]  # (key relative to the section, reason)

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device import __version__
-from device.arbiter import ArbiterSettings
-from device.inputs.bots import PROFILES, SlapBot
-from device.journal import JOURNAL_VERSION
+from device.table.arbiter import ArbiterSettings
+from device.bots.hands import PROFILES, SlapBot
+from device.journal.journal import JOURNAL_VERSION
 from device.rules.base import Game
-from device.rules.bots import RuleBot
+from device.bots.minds import RuleBot
 from device.rules.presets import PRESETS, new_game
-from device.table import Seat, Table, TableSettings
+from device.table.table import Seat, Table, TableSettings
 
 DEFAULT_NAMES = ["Anna", "Ben", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo"]
 

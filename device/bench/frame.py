@@ -6,7 +6,7 @@ table and the feed and draws it with one Renderer (dirty rectangles, as the app 
 are rendered once before timing, as the app should at start-up. Wall-clock and CPU time are both
 reported: on a busy machine the wall-clock tail is the scheduler's, not the frame's.
 
-    python -m device.bench_frame [--frames 500] [--size 800x480 --size 480x320]
+    python -m device.bench.frame [--frames 500] [--size 800x480 --size 480x320]
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from device.clock import VirtualClock  # noqa: E402
 from device.rules.cards import make_deck  # noqa: E402
-from device.runner import Runner  # noqa: E402
+from device.table.runner import Runner  # noqa: E402
 from device.screen import cardart  # noqa: E402
 from device.screen.display import open_display  # noqa: E402
 from device.screen.feed import Feed  # noqa: E402
 from device.screen.render import Renderer  # noqa: E402
 from device.screen.scene import game_scene  # noqa: E402
-from device.session import DEFAULT_NAMES, GameSpec, bot_hands, make_table  # noqa: E402
-from device.table import assign_seats  # noqa: E402
+from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, make_table  # noqa: E402
+from device.table.table import assign_seats  # noqa: E402
 
 MS = 1_000_000
 FRAME_NS = 50 * MS
@@ -102,7 +102,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.bench_frame", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m device.bench.frame", description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--size", type=_size, action="append", help="WxH (repeatable; default 800x480 and 480x320)")
     args = parser.parse_args()

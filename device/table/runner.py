@@ -2,7 +2,7 @@
 outputs, and plays the bots' hands and minds.
 
 Virtual time (`run_virtual`): jump from deadline to deadline; a whole game takes milliseconds and
-comes out the same every time. Real time is the screen's main loop (device.app), built on the same
+comes out the same every time. Real time is the screen's main loop (device.screen.app), built on the same
 `Runner.dispatch`.
 """
 
@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import Any
 
 from device.clock import SPIN_NS, Clock, VirtualClock, wait_for
-from device.inputs.bots import SlapBot
+from device.bots.hands import SlapBot
 from device.inputs.press import Press
 from device.inputs.script import ScriptedPress
-from device.rules.bots import RuleBot
-from device.table import DecisionNeeded, Shown, Table, ToShow
+from device.bots.minds import RuleBot
+from device.table.table import DecisionNeeded, Shown, Table, ToShow
 
 MS = 1_000_000
 Output = Callable[[Any, int], None]

@@ -1,7 +1,7 @@
 """The box's own config sections: [display], [sound], [inputs], [pins] and [service].
 
-Owned here, next to the composition root that reads them (device.app); registered into the one
-schema of device.config, so `slapbox config check` knows every key.
+Owned here, next to the composition root that reads them (device.screen.app); registered into the one
+schema of device.config.schema, so `slapbox config check` knows every key.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from device.config import ErrorFn, Field, register_section
+from device.config.schema import ErrorFn, Field, register_section
 
 SIZE = re.compile(r"^(\d{3,4})x(\d{3,4})$")
 
