@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
+from device.errors import SlapboxError
+
 __all__ = ["Clock", "Handle", "MonotonicClock", "VirtualClock", "ClockError", "wait_for",
            "SPIN_NS"]
 
@@ -22,7 +24,7 @@ __all__ = ["Clock", "Handle", "MonotonicClock", "VirtualClock", "ClockError", "w
 SPIN_NS = 2_000_000
 
 
-class ClockError(ValueError):
+class ClockError(SlapboxError, ValueError):
     """A time that cannot be used (not an int, or going back)."""
 
 

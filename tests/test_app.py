@@ -14,11 +14,11 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from device.screen.app import HOLD_NS, App, Options  # noqa: E402
 from device.inputs.press import MENU_STATION, Press  # noqa: E402
-from device.screen.menu import Settings  # noqa: E402
 from device.rules.actions import action_to_dict  # noqa: E402
+from device.screen.app import HOLD_NS, App, Options  # noqa: E402
 from device.screen.display import open_display  # noqa: E402
+from device.screen.menu import Settings  # noqa: E402
 
 MS = 1_000_000
 

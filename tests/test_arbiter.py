@@ -9,9 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.table.arbiter import (Arbiter, ArbiterError, ArbiterSettings, Award, Ignored, WrongSlap,
-                            decision_from_dict)
 from device.rules.rng import Streams
+from device.table.arbiter import (
+    Arbiter,
+    ArbiterError,
+    ArbiterSettings,
+    Award,
+    Ignored,
+    WrongSlapCall,
+    decision_from_dict,
+)
 
 MS = 1_000_000
 US = 1_000
@@ -166,7 +173,7 @@ def test_a_press_stamped_before_the_double_was_shown_is_a_wrong_slap_even_if_it_
     a.shown(1, 0, slappable=False)
     a.shown(2, 500 * MS, slappable=True)
     ds = run(a, [(0, 499 * MS, 503 * MS)])
-    assert ds == [WrongSlap(0, 499 * MS, card=1)]
+    assert ds == [WrongSlapCall(0, 499 * MS, card=1)]
 
 
 def test_a_press_stamped_when_the_double_was_shown_is_a_slap() -> None:
@@ -189,9 +196,9 @@ def test_a_slap_stamped_before_the_next_card_was_shown_but_delivered_after_still
 def test_a_press_stamped_when_nothing_is_slappable_is_a_wrong_slap_naming_the_top_card() -> None:
     a = arbiter()
     ds = run(a, [(0, 1 * MS, 1 * MS)])
-    assert ds == [WrongSlap(0, 1 * MS, card=None)]
+    assert ds == [WrongSlapCall(0, 1 * MS, card=None)]
     a.shown(4, 10 * MS, slappable=False)
-    assert run(a, [(1, 20 * MS, 20 * MS)]) == [WrongSlap(1, 20 * MS, card=4)]
+    assert run(a, [(1, 20 * MS, 20 * MS)]) == [WrongSlapCall(1, 20 * MS, card=4)]
 
 
 def test_a_lost_race_inside_grace_is_not_punished() -> None:
@@ -218,7 +225,7 @@ def test_a_press_after_the_next_card_covered_the_double_is_punished() -> None:
     a = arbiter()
     a.shown(20, 0, slappable=True)  # nobody slaps the double
     a.shown(21, 1_000 * MS, slappable=False)
-    assert run(a, [(3, 1_100 * MS, 1_100 * MS)]) == [WrongSlap(3, 1_100 * MS, card=21)]
+    assert run(a, [(3, 1_100 * MS, 1_100 * MS)]) == [WrongSlapCall(3, 1_100 * MS, card=21)]
 
 
 def test_a_press_after_grace_and_after_the_next_card_is_punished() -> None:
@@ -227,7 +234,7 @@ def test_a_press_after_grace_and_after_the_next_card_is_punished() -> None:
     run(a, [(0, 10 * MS, 10 * MS)], until=18 * MS)
     a.pile_won(18 * MS)
     a.shown(21, 200 * MS, slappable=False)
-    assert run(a, [(1, 600 * MS, 600 * MS)]) == [WrongSlap(1, 600 * MS, card=21)]
+    assert run(a, [(1, 600 * MS, 600 * MS)]) == [WrongSlapCall(1, 600 * MS, card=21)]
 
 
 def test_presses_in_an_awarded_window_after_the_award_are_lost_not_punished() -> None:
@@ -262,7 +269,7 @@ def test_one_wrong_slap_per_station_per_card() -> None:
     a = arbiter()
     a.shown(6, 0, slappable=False)
     ds = run(a, [(0, 10 * MS, 10 * MS), (0, 60 * MS, 60 * MS)])
-    assert ds == [WrongSlap(0, 10 * MS, 6), Ignored(0, 60 * MS, "duplicate")]
+    assert ds == [WrongSlapCall(0, 10 * MS, 6), Ignored(0, 60 * MS, "duplicate")]
 
 
 def test_a_locked_out_station_is_ignored_and_recorded_as_such() -> None:
@@ -279,8 +286,8 @@ def test_a_locked_out_station_is_ignored_and_recorded_as_such() -> None:
 # --- records and bad input ----------------------------------------------------------------
 
 def test_decisions_serialise_and_read_back() -> None:
-    ds = [Award(3, 1, 10, ((1, 10), (2, 10)), ((0, 50),), 0, True), WrongSlap(0, 5, None),
-          WrongSlap(0, 5, 3), Ignored(2, 7, "grace")]
+    ds = [Award(3, 1, 10, ((1, 10), (2, 10)), ((0, 50),), 0, True), WrongSlapCall(0, 5, None),
+          WrongSlapCall(0, 5, 3), Ignored(2, 7, "grace")]
     for d in ds:
         assert decision_from_dict(json.loads(json.dumps(d.to_dict()))) == d
     with pytest.raises(ArbiterError, match="missing key 'card'"):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from device.bench import lateness as bench_lateness, press as bench_press
+from device.bench import lateness as bench_lateness
+from device.bench import press as bench_press
 from device.bench.press import ARCADE, Bounce
 
 

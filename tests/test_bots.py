@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from device.rules.actions import PickUp, Play, Ready, Swap, Target
+from norvegienne_positions import c, cs, position
+
 from device.bench.bots import main, match
 from device.bots.minds import RandomBot, RuleBot, decider, make_players
+from device.rules.actions import PickUp, Play, Ready, Swap, Target
 from device.rules.cards import ACE, KING, QUEEN
 from device.rules.presets import new_game
 from device.rules.rng import Streams
-from norvegienne_positions import c, cs, position
 
 
 class OnlyRandom:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from device.config.schema import ConfigError, load_config
-from device.screen.menu import Menu, Settings, option_values
-from device.rules.presets import OPTIONS, PRESETS
 from device.journal.stats import Leaderboard
+from device.rules.presets import OPTIONS, PRESETS
+from device.screen.menu import Menu, Settings, option_values
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -7,8 +7,18 @@ import pytest
 from device.rules.actions import Collect, Join, Lay, Slap
 from device.rules.base import IllegalAction, Outcome
 from device.rules.cards import JOKER, KING, QUEEN, format_pack, name, parse_deal, rank
-from device.rules.events import (CollectPending, GameOver, Joined, Laid, LockedOut, Owes, PileWon,
-                                 SeatBack, SeatOut, WrongSlap)
+from device.rules.events import (
+    CollectPending,
+    GameOver,
+    Joined,
+    Laid,
+    LockedOut,
+    Owes,
+    PileWon,
+    SeatBack,
+    SeatOut,
+    WrongSlap,
+)
 from device.rules.presets import new_game
 from device.rules.slaps import slap_pattern
 

@@ -11,8 +11,14 @@ from gpiozero.pins.mock import MockFactory
 
 from device.clock import VirtualClock
 from device.inputs import MENU_STATION, Press, Stuck, Unstuck
-from device.inputs.gpio import (GpioConfigError, GpioInputs, StampedMockPin, StationPins,
-                                check_pins, make_factory)
+from device.inputs.gpio import (
+    GpioConfigError,
+    GpioInputs,
+    StampedMockPin,
+    StationPins,
+    check_pins,
+    make_factory,
+)
 
 MS = 1_000_000
 US = 1_000

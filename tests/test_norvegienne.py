@@ -8,17 +8,29 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from norvegienne_positions import DEFAULTS, c, cs, position
 
+from device.bots.minds import RandomBot
 from device.rules.actions import PickUp, Play, Ready, Reveal, Swap, Target
 from device.rules.base import IllegalAction, Outcome
-from device.bots.minds import RandomBot
 from device.rules.cards import ACE, JACK, KING, QUEEN, make_deck, shuffle
-from device.rules.events import (AceTarget, Burned, Drew, Finished, GameOver, PickedUp, Played, Revealed,
-                                 SeatOut, Skipped, Swapped, TookUp)
+from device.rules.events import (
+    AceTarget,
+    Burned,
+    Drew,
+    Finished,
+    GameOver,
+    PickedUp,
+    Played,
+    Revealed,
+    SeatOut,
+    Skipped,
+    Swapped,
+    TookUp,
+)
 from device.rules.norvegienne import NorvegienneGame
 from device.rules.presets import new_game
 from device.rules.rng import Streams
-from norvegienne_positions import DEFAULTS, c, cs, position
 
 
 def ranks(cards) -> list[int]:

@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 RULES = pathlib.Path(__file__).resolve().parent.parent / "device" / "rules"
-ALLOWED_MODULES = {"__future__", "abc", "collections", "collections.abc", "dataclasses", "typing",
+ALLOWED_MODULES = {"device.errors", "__future__", "abc", "collections", "collections.abc", "dataclasses", "typing",
                    "hashlib", "random", "itertools", "functools", "math", "enum", "bisect"}
 
 

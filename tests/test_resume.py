@@ -260,8 +260,8 @@ def _opts(folder: Path):
 
 
 def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
-    from device.screen.app import Match
     from device.clock import MonotonicClock
+    from device.screen.app import Match
     folder = tmp_path / "j"
     folder.mkdir()
     # a journal the rules refuse (a decision in a game that has none): marked left, not a crash
@@ -289,8 +289,8 @@ def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
 
 
 def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path):
-    from device.screen.app import Match
     from device.clock import MonotonicClock
+    from device.screen.app import Match
     folder = tmp_path / "j"
     path = folder / "a.jsonl"
     j = FileJournal(path, background=False)

@@ -8,22 +8,36 @@ import sys
 
 import pytest
 
-from device.table.arbiter import Award
-from device.table.arbiter import WrongSlap as WrongJudged
 from device.clock import VirtualClock
-from device.screen.menu import Menu, Settings
 from device.rules import events as ev
 from device.rules.actions import Lay, Slap
 from device.rules.cards import card, parse_deal
 from device.rules.norvegienne import NorvegienneGame
 from device.rules.rng import Streams
-from device.table.runner import Runner
 from device.screen import palette, samples
 from device.screen.feed import Feed
 from device.screen.layout import min_card_height
-from device.screen.scene import (Bar, CardSprite, Scene, Text, check_contrast, check_glyphs, chooser_view, ellipsize, fit,
-                                 game_scene, menu_scene, norvegienne_chooser, over_scene, pass_scene,
-                                 text_width, wrap)
+from device.screen.menu import Menu, Settings
+from device.screen.scene import (
+    Bar,
+    CardSprite,
+    Scene,
+    Text,
+    check_contrast,
+    check_glyphs,
+    chooser_view,
+    ellipsize,
+    fit,
+    game_scene,
+    menu_scene,
+    norvegienne_chooser,
+    over_scene,
+    pass_scene,
+    text_width,
+    wrap,
+)
+from device.table.arbiter import Award, WrongSlapCall
+from device.table.runner import Runner
 from device.table.session import GameSpec, make_table
 from device.table.table import Judged, Seat, Table, ToShow
 
@@ -123,7 +137,7 @@ def test_a_wrong_slap_flashes_on_its_seat_with_its_penalty():
     table = _table("bataille-corse", "2345678/9-----", {"wrong_slap": "pot-2"})
     feed = _lay_cards(table, 1)
     t = table.now_ns
-    feed.push(Judged(1, WrongJudged(1, t, 1)), t)
+    feed.push(Judged(1, WrongSlapCall(1, t, 1)), t)
     for e in table.game.apply(Slap(1, at_card=1)):
         feed.push(e, t)
     scene = game_scene(table, feed, t + 100 * MS, (800, 480), "en")

@@ -16,11 +16,12 @@ from device.inputs.script import ScriptedPress
 from device.journal.journal import FileJournal, MemoryJournal, read_journal
 from device.journal.replay import ReplayMismatch, replay
 from device.rules.cards import parse_deal
-from device.rules.events import PileWon, WrongSlap as RulesWrongSlap
+from device.rules.events import PileWon
+from device.rules.events import WrongSlap as RulesWrongSlap
+from device.table.arbiter import Award, Ignored, WrongSlapCall
 from device.table.runner import Runner
 from device.table.session import GameSpec, bot_hands, bot_minds, make_table
 from device.table.table import Judged, Seat, StationStuck, TableSettings, ToShow, assign_seats
-from device.table.arbiter import Award, Ignored, WrongSlap
 
 MS = 1_000_000
 FIRST = 1500 * MS   # the first card is laid at 1.5 s
@@ -106,7 +107,7 @@ def test_a_press_stamped_before_the_double_was_shown_is_a_wrong_slap_even_if_it_
     t = card_time(2)
     runner.schedule_script(script((0, t - 1 * MS, t + 5 * MS)))
     runner.run_virtual(limit_ns=t + 100 * MS)
-    assert judgements(out) == [WrongSlap(0, t - 1 * MS, 1)]
+    assert judgements(out) == [WrongSlapCall(0, t - 1 * MS, 1)]
     assert RulesWrongSlap(0, 2, False) in [i for _, i in out]
     assert table.game.slappable() == "doubles"  # the double is still there for the others
 
@@ -136,7 +137,7 @@ def test_a_lost_race_inside_grace_is_not_punished_but_a_press_after_the_next_car
     next_card = t + 300 * MS + 8 * MS + table.settings.pile_pause_ns
     runner.schedule_script(script((1, next_card + 600 * MS, next_card + 600 * MS)))
     runner.run_virtual(limit_ns=next_card + 700 * MS)
-    assert isinstance(judgements(out)[-1], WrongSlap)
+    assert isinstance(judgements(out)[-1], WrongSlapCall)
 
 
 def test_eight_stations_slapping_within_100_us_one_winner_every_contender_recorded():

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import shutil
+import socket
 import struct
 import subprocess
 import sys

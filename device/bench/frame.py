@@ -21,12 +21,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from device.clock import VirtualClock  # noqa: E402
 from device.rules.cards import make_deck  # noqa: E402
-from device.table.runner import Runner  # noqa: E402
 from device.screen import cardart  # noqa: E402
 from device.screen.display import open_display  # noqa: E402
 from device.screen.feed import Feed  # noqa: E402
 from device.screen.render import Renderer  # noqa: E402
 from device.screen.scene import game_scene  # noqa: E402
+from device.table.runner import Runner  # noqa: E402
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, make_table  # noqa: E402
 from device.table.table import assign_seats  # noqa: E402
 

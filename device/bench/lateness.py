@@ -31,13 +31,12 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from device.bench.press import (ARCADE, DEAL, STORM_OPTIONS, STORM_TABLE, Bounce, percentile, storm,
-                                table_spec)
-from device.table.arbiter import Award, WrongSlap
+from device.bench.press import ARCADE, DEAL, STORM_OPTIONS, STORM_TABLE, Bounce, percentile, storm, table_spec
 from device.clock import SPIN_NS, MonotonicClock
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
 from device.journal.journal import FileJournal, MemoryJournal
+from device.table.arbiter import Award, WrongSlapCall
 from device.table.runner import Runner
 from device.table.session import make_table
 
@@ -153,7 +152,7 @@ def run(seconds: float = 20.0, *, stations: int = 8, bounce: Bounce = ARCADE, se
             k = type(d)
             if k is Award:
                 res.award += 1
-            elif k is WrongSlap:
+            elif k is WrongSlapCall:
                 res.wrong += 1
             else:
                 res.ignored += 1

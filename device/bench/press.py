@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from device.table.arbiter import Arbiter, ArbiterSettings, Award, Ignored, WrongSlap
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
 from device.journal.journal import FileJournal, MemoryJournal
 from device.rules.cards import DealError, parse_deal, shuffle
+from device.table.arbiter import Arbiter, ArbiterSettings, Award, Ignored, WrongSlapCall
 from device.table.session import GameSpec, make_table
 from device.table.table import Judged, Seat, Shown, Table, TableSettings, ToShow
 
@@ -173,7 +173,7 @@ def run_arbiter(script: list[tuple[int, int, int, int]], stations: int, *, timed
             if type(d) is Award:
                 award += 1
                 arbiter.pile_won(now)
-            elif type(d) is WrongSlap:
+            elif type(d) is WrongSlapCall:
                 wrong += 1
             else:
                 ignored += 1
@@ -470,7 +470,7 @@ def _replay(spec: GameSpec, edges: list[Edge], *, journal: str,
 def _tally(kinds: list[type]) -> tuple[int, int, int, int]:
     """(judged, award, wrong, ignored) from the types of the judgements drained."""
     n = Counter(kinds)
-    return len(kinds), n[Award], n[WrongSlap], n[Ignored]
+    return len(kinds), n[Award], n[WrongSlapCall], n[Ignored]
 
 
 class _Journals:

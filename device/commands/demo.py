@@ -14,10 +14,10 @@ import sys
 from device.clock import VirtualClock
 from device.commands.common import add_game_arguments, parse_options
 from device.journal.journal import FileJournal, default_dir, journal_name
-from device.table.runner import Runner
-from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
 from device.rules.cards import parse_deal
 from device.rules.presets import PRESETS
+from device.table.runner import Runner
+from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
 from device.table.table import assign_seats
 
 DEFAULT_LIMIT = 2000

@@ -52,11 +52,11 @@ def _window(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.screen.app import Options, arbiter_settings, run_headless, run_virtual_fallback
     from device.config.box import parse_size
     from device.config.schema import load_config
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
+    from device.screen.app import Options, arbiter_settings, run_headless, run_virtual_fallback
 
     cfg = load_config(args.config)
     game, display, inputs = cfg.section("game"), cfg.section("display"), cfg.section("inputs")

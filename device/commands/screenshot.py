@@ -56,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # Headless: no window ever opens, whatever the desktop.
     os.environ["SDL_VIDEODRIVER"] = "dummy"
-    from device.screen.render import render_scene
-
     import pygame
+
+    from device.screen.render import render_scene
 
     scene = samples.build(args.scene, args.size, args.lang)
     surface = render_scene(scene)

@@ -10,8 +10,8 @@ import argparse
 import json
 import sys
 
-from device.commands.common import add_game_arguments, parse_options, pick_seed
 from device.bots.minds import decider, make_players
+from device.commands.common import add_game_arguments, parse_options, pick_seed
 from device.rules.presets import PRESETS, new_game
 
 

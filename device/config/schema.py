@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from device.errors import SlapboxError
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
 
 DEFAULT_PATH = "/etc/slapbox/config.toml"
@@ -41,7 +42,7 @@ Validate = Callable[[dict[str, Any], ErrorFn], None]
 KINDS = ("bool", "int", "number", "str", "list[str]", "list[int]", "table", "any")
 
 
-class ConfigError(Exception):
+class ConfigError(SlapboxError):
     """The configuration cannot be used; ``errors`` holds one line per problem."""
 
     def __init__(self, errors: list[str]) -> None:

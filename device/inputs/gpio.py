@@ -35,6 +35,7 @@ from gpiozero import LED
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from device.clock import Clock, Handle
+from device.errors import SlapboxError
 from device.inputs.debounce import RELEASE_NS, STUCK_NS, Debouncer
 from device.inputs.press import MENU_STATION, Sink, make_sink
 
@@ -47,7 +48,7 @@ MENU_STUCK_NS = 60_000_000_000
 GPIO_RANGE = range(0, 28)
 
 
-class GpioConfigError(ValueError):
+class GpioConfigError(SlapboxError, ValueError):
     """A pin map that cannot work (pin out of range, pin used twice, too many stations)."""
 
 

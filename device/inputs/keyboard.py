@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 
+from device.errors import SlapboxError
 from device.inputs.press import MENU_STATION, Press
 
 # station -> (slap key, flip key), by pygame key name; spread over the keyboard so that up to
@@ -24,7 +25,7 @@ HELP_KEY = "f1"
 FORBIDDEN = {"escape", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12"}
 
 
-class KeyMapError(ValueError):
+class KeyMapError(SlapboxError, ValueError):
     """A key map that reuses a key, or uses Esc or an F-key."""
 
 

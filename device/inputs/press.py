@@ -12,6 +12,7 @@ import queue
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, Union
 
+from device.errors import SlapboxError
 from device.records import typed
 
 __all__ = ["Press", "Stuck", "Unstuck", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION",
@@ -23,7 +24,7 @@ EDGES = ("press", "release")
 MENU_STATION = -1
 
 
-class PressFormatError(ValueError):
+class PressFormatError(SlapboxError, ValueError):
     """A press record (script, journal, wire) that cannot be read."""
 
 

@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from device.errors import SlapboxError
+
 JOURNAL_VERSION = 1
 INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause", "resume",
                "abandon")
@@ -28,7 +30,7 @@ OUTPUT_KINDS = ("judge", "event", "end", "refused")
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-class JournalError(ValueError):
+class JournalError(SlapboxError, ValueError):
     """A journal file that cannot be read: names the file, the line and what was expected."""
 
 

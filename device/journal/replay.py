@@ -9,16 +9,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.errors import SlapboxError
 from device.inputs.press import Press, Stuck, Unstuck
-from device.journal.journal import (INPUT_KINDS, OUTPUT_KINDS, FileJournal, JournalError, MemoryJournal,
-                            cut_torn_tail, read_journal)
+from device.journal.journal import (
+    INPUT_KINDS,
+    OUTPUT_KINDS,
+    FileJournal,
+    JournalError,
+    MemoryJournal,
+    cut_torn_tail,
+    read_journal,
+)
 from device.rules.actions import action_from_dict
 from device.rules.base import IllegalAction
 from device.table.session import make_table, spec_from_header
 from device.table.table import Shown, Table
 
 
-class ReplayMismatch(Exception):
+class ReplayMismatch(SlapboxError):
     """The first record where the replayed game differs from the journal."""
 
 

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from device.errors import SlapboxError
 from device.rules.actions import Action, Collect, Slap
-from device.rules.events import Event
+from device.rules.events import Event, Termination
 
-Termination = Literal["win", "draw", "loop", "limit"]
+if TYPE_CHECKING:
+    from device.rules.rng import Streams
+
+#: the three shapes of game in the rule book (challenge: Bataille corse and its cousins; battle:
+#: bataille and paix; shedding: norvégienne)
+Family = Literal["challenge", "battle", "shedding"]
 
 
-class IllegalAction(Exception):
+class IllegalAction(SlapboxError):
     """An action the rules forbid now; the message says why (a player can act on it)."""
 
 
@@ -34,9 +40,32 @@ class Game(abc.ABC):
     """
 
     preset: ClassVar[str]
+    family: ClassVar[Family]
+    #: the game waits for a seat's choice at every turn (norvégienne); the others only lay
+    has_decisions: ClassVar[bool] = False
+    #: face cards set challenges (the table counts the longest chain of them)
+    has_challenges: ClassVar[bool] = False
     cards: int
     tricks: int
     rounds: int
+    options: dict[str, Any]
+    streams: Streams
+    #: slapping is on (a challenge game with slap patterns)
+    slapping: bool = False
+    #: the active slap patterns, in RULES.md's names
+    patterns: tuple[str, ...] = ()
+    #: the cards on the pile, bottom first
+    pile: Sequence[int] = ()
+    #: the ``cards`` count when the pile was last empty (slaps name cards by that count)
+    pile_base: int = 0
+    #: the seat that won the pile and will collect it, if any
+    collector: int | None = None
+    #: per seat: locked out of slapping until the pile is won
+    locked: Sequence[bool] = ()
+    #: the packs as dealt (what the journal keeps), or None where the game has no packs
+    dealt: list[list[int]] | None = None
+    #: what happened while the game was set up (deals, burns), before any action
+    start_events: list[Event] = []
 
     @abc.abstractmethod
     def current_seat(self) -> int | None:
@@ -72,6 +101,15 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def card_counts(self) -> list[int]:
         """Cards each seat holds (pack, or hand + face-up + face-down)."""
+
+    def seat_in_play(self, seat: int) -> bool:
+        """Whether ``seat`` still plays (it holds cards, or may win some back)."""
+        return self.card_counts()[seat] > 0
+
+    def slappable_at(self, card: int) -> str | None:
+        """The slap pattern the pile showed while card number ``card`` was on top, or None (a
+        game without slapping: always None)."""
+        return None
 
     def play_out(self, decide: Callable[[Game], Action] | None = None) -> Outcome:
         """Play to the end with nobody slapping: forced moves are applied, and ``decide(game)``

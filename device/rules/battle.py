@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from device.rules import cards as cardlib
 from device.rules.actions import Action, Collect, Lay, Slap
-from device.rules.base import Game, IllegalAction, Outcome
+from device.rules.base import Family, Game, IllegalAction, Outcome
 from device.rules.events import Battle, CollectPending, Event, GameOver, Laid, PileWon, SeatOut
 from device.rules.presets import PRESETS
 from device.rules.rng import Streams
@@ -46,6 +46,11 @@ class BattleGame(Game):
     single winner collects the whole table (``Collect``), which ends the round.
     """
 
+    family: ClassVar[Family] = "battle"
+
+    def seat_in_play(self, seat: int) -> bool:
+        return self._in_play[seat]
+
     def __init__(self, preset: str, options: dict[str, Any], packs: list[list[int]],
                  streams: Streams) -> None:
         if preset not in ("bataille", "paix"):
@@ -68,6 +73,7 @@ class BattleGame(Game):
         self.tricks = 0
         self.rounds = 0
         self._packs: list[deque[int]] = [deque(p) for p in packs]
+        self.dealt = [list(p) for p in packs]
         self._total = sum(len(p) for p in packs)
         self._in_play = [bool(p) for p in packs]
         self._table: list[dict[int, _Entry]] = []

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
+from device.errors import SlapboxError
+
 JACK, QUEEN, KING, ACE, JOKER = 11, 12, 13, 14, 15
 ANY_NUMBER = 0
 SUITS = "SHDC"  # spades, hearts, diamonds, clubs (drawn on screen only)
@@ -19,7 +21,7 @@ RANK_CHARS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T
 CHAR_OF_RANK = {v: k for k, v in RANK_CHARS.items()}
 
 
-class DealError(ValueError):
+class DealError(SlapboxError, ValueError):
     """A `--deal` spec that cannot be read or is refused by the preset."""
 
 

@@ -15,13 +15,24 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from device.rules.actions import Action, Collect, Join, Lay, Slap
-from device.rules.base import Game, IllegalAction, Outcome
+from device.rules.base import Family, Game, IllegalAction, Outcome
 from device.rules.cards import ACE, JACK, JOKER, KING, QUEEN, name
-from device.rules.events import (CollectPending, Event, GameOver, Joined, Laid, LockedOut, Owes,
-                                 PileWon, SeatBack, SeatOut, WrongSlap)
+from device.rules.events import (
+    CollectPending,
+    Event,
+    GameOver,
+    Joined,
+    Laid,
+    LockedOut,
+    Owes,
+    PileWon,
+    SeatBack,
+    SeatOut,
+    WrongSlap,
+)
 from device.rules.rng import Streams
 from device.rules.slaps import slap_pattern
 
@@ -51,6 +62,12 @@ _WRONG_SLAP_PAY = {"pot-2": 2, "pot-1": 1, "lockout": 0, "none": 0}
 
 class ChallengeGame(Game):
     """Presets ``bataille-corse``, ``strip-jack-naked`` and ``egyptian-ratscrew``."""
+
+    family: ClassVar[Family] = "challenge"
+    has_challenges: ClassVar[bool] = True
+
+    def seat_in_play(self, seat: int) -> bool:
+        return self.in_play[seat]
 
     def __init__(self, preset: str, options: dict[str, Any], packs: Sequence[Sequence[int]],
                  streams: Streams, *, slapping: bool = True) -> None:

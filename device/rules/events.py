@@ -6,7 +6,14 @@ Each is a frozen value; ``event_to_dict`` gives the journal's form.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal
+
+#: how a game ended (``Outcome.termination``, ``GameOver.termination``)
+Termination = Literal["win", "draw", "loop", "limit"]
+#: why a seat took the pile: a won challenge, a slap on a pattern, the last seat in play, a
+#: bataille/paix round, a challenged seat that could not pay
+PileReason = Literal["challenge", "last-seat", "round", "forfeit", "slap:doubles", "slap:sandwich",
+                     "slap:top-bottom", "slap:marriage", "slap:tens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +57,7 @@ class PileWon(Event):
     """
 
     seat: int
-    reason: str
+    reason: PileReason
     cards: int
     pot: int = 0
 
@@ -170,7 +177,7 @@ class Finished(Event):
 class GameOver(Event):
     """termination: win, draw, loop, limit; winner may be None."""
 
-    termination: str
+    termination: Termination
     winner: int | None
 
 

@@ -13,10 +13,23 @@ from typing import Any, ClassVar
 
 from device.rules import cards as cardlib
 from device.rules.actions import Action, PickUp, Play, Ready, Reveal, Swap, Target
-from device.rules.base import Game, IllegalAction, Outcome
+from device.rules.base import Family, Game, IllegalAction, Outcome
 from device.rules.cards import ACE
-from device.rules.events import (AceTarget, Burned, Drew, Event, Finished, GameOver, PickedUp, Played,
-                                 Revealed, SeatOut, Skipped, Swapped, TookUp)
+from device.rules.events import (
+    AceTarget,
+    Burned,
+    Drew,
+    Event,
+    Finished,
+    GameOver,
+    PickedUp,
+    Played,
+    Revealed,
+    SeatOut,
+    Skipped,
+    Swapped,
+    TookUp,
+)
 from device.rules.rng import Streams, randbelow
 
 HAND_SIZE = 3  # dealt to each of hand, face-up and face-down; the hand is drawn back to it
@@ -50,6 +63,11 @@ class NorvegienneGame(Game):
     """
 
     preset: ClassVar[str] = "norvegienne"
+    family: ClassVar[Family] = "shedding"
+    has_decisions: ClassVar[bool] = True
+
+    def seat_in_play(self, seat: int) -> bool:
+        return self.in_play[seat]
 
     def __init__(self, options: dict[str, Any], players: int, streams: Streams) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_SEATS <= players <= MAX_SEATS:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from device.errors import SlapboxError
 from device.rules.base import Game
 from device.rules.cards import DealError, deal, make_deck, parse_deal, shuffle
 from device.rules.rng import Streams
@@ -122,7 +123,7 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 )}
 
 
-class OptionError(ValueError):
+class OptionError(SlapboxError, ValueError):
     """An unknown option, or a value the option does not take."""
 
 

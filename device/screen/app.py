@@ -23,18 +23,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from device.table.arbiter import ArbiterSettings, Award, WrongSlap
 from device.clock import SPIN_NS, MonotonicClock, wait_for
 from device.config.schema import Config, ms_to_ns
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal.journal import FileJournal, JournalError, default_dir, journal_name, read_journal, unfinished
+from device.journal.journal import (
+    FileJournal,
+    JournalError,
+    default_dir,
+    journal_name,
+    read_journal,
+    unfinished,
+)
+from device.journal.replay import ReplayMismatch, continue_game
+from device.journal.stats import FILE_NAME, Leaderboard
+from device.rules.events import GameOver, PileWon
 from device.screen.menu import TEMPOS, Menu, Settings
 from device.service.notify import Notifier
-from device.rules.events import GameOver, PileWon
+from device.table.arbiter import ArbiterSettings, Award, WrongSlapCall
 from device.table.runner import Runner
-from device.journal.replay import ReplayMismatch, continue_game
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
-from device.journal.stats import FILE_NAME, Leaderboard
 from device.table.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
 
 log = logging.getLogger("slapbox")
@@ -709,7 +716,7 @@ class App:
                 if sounds:
                     sounds.play("slap")
                 self.inputs.blink(st, 3, 150 * MS)  # type: ignore[arg-type]
-            elif isinstance(item.decision, WrongSlap):
+            elif isinstance(item.decision, WrongSlapCall):
                 if sounds:
                     sounds.play("wrong")
                 self.inputs.blink(st, 6, 60 * MS)  # type: ignore[arg-type]

@@ -8,14 +8,13 @@ by the scene, so the same feed serves either language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from device.table.arbiter import Award
-from device.table.arbiter import WrongSlap as WrongSlapJudged
 from device.rules import events as ev
 from device.screen import i18n
+from device.table.arbiter import Award, WrongSlapCall
 from device.table.table import Judged, ToShow
 
 MS = 1_000_000
@@ -136,7 +135,7 @@ class Feed:
             d = item.decision
             if isinstance(d, Award):
                 self._award(d, now_ns)
-            elif isinstance(d, WrongSlapJudged):
+            elif isinstance(d, WrongSlapCall):
                 # The penalty arrives with the rules' WrongSlap event just after; flash now.
                 self.flashes[item.seat] = WrongFlash(item.seat, 0, False, now_ns, now_ns + FLASH_NS)
         elif isinstance(item, ev.Event):

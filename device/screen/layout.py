@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from device.errors import SlapboxError
+
 # Card proportions, shared with cardart so a layout can promise a rank glyph height without pygame.
 CARD_ASPECT = 5 / 7            # width / height of a poker card
 CORNER_GLYPH_RATIO = 0.19      # ink height of the corner rank glyph / card height (cardart fits it)
@@ -112,7 +114,7 @@ class Layout:
         return {"banner": self.banner, "pile": self.pile, "info": self.info, "strip": self.strip}
 
 
-class LayoutError(ValueError):
+class LayoutError(SlapboxError, ValueError):
     """A window too small, or a seat count the box does not have."""
 
 

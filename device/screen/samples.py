@@ -12,19 +12,28 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from device.table.arbiter import Award
-from device.table.arbiter import WrongSlap as WrongJudged
 from device.clock import VirtualClock
+from device.errors import SlapboxError
 from device.inputs.keyboard import DEFAULT_KEYS
-from device.screen.menu import Menu, Settings
+from device.journal.stats import PlayerRecord
 from device.rules import events as ev
-from device.table.runner import Runner
 from device.screen import i18n
 from device.screen.feed import Feed
-from device.screen.scene import (Scene, attract_scene, game_scene, help_scene, menu_scene, message_scene,
-                                 norvegienne_chooser, over_scene, pass_scene)
+from device.screen.menu import Menu, Settings
+from device.screen.scene import (
+    Scene,
+    attract_scene,
+    game_scene,
+    help_scene,
+    menu_scene,
+    message_scene,
+    norvegienne_chooser,
+    over_scene,
+    pass_scene,
+)
+from device.table.arbiter import Award, WrongSlapCall
+from device.table.runner import Runner
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
-from device.journal.stats import PlayerRecord
 from device.table.table import Judged, Table, assign_seats
 
 MS = 1_000_000
@@ -32,7 +41,7 @@ STEP_NS = 20 * MS          # how far virtual time moves between two checks for t
 LIMIT_NS = 3600 * 1000 * MS
 
 
-class SampleError(ValueError):
+class SampleError(SlapboxError, ValueError):
     """An unknown sample name, or a game that never reached its moment."""
 
 
@@ -87,7 +96,7 @@ def _photo_finish(table: Table, feed: Feed, items: list[Any]) -> bool:
 
 
 def _wrong_slap(table: Table, feed: Feed, items: list[Any]) -> bool:
-    return any(isinstance(i, Judged) and isinstance(i.decision, WrongJudged) for i in items) and \
+    return any(isinstance(i, Judged) and isinstance(i.decision, WrongSlapCall) for i in items) and \
         any(isinstance(i, ev.WrongSlap) and i.paid for i in items)
 
 

@@ -9,9 +9,9 @@ without a display; the renderer only squeezes a line that would still overflow i
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from device.rules import actions as act
@@ -19,8 +19,19 @@ from device.rules import events as ev
 from device.rules.cards import rank
 from device.screen import i18n, palette
 from device.screen.feed import Feed
-from device.screen.layout import (CARD_ASPECT, CORNER_GLYPH_RATIO, FAN_CARDS, FAN_STEP, MAX_SEATS, Fonts,
-                                  Layout, Rect, compute_layout, min_card_height, min_glyph_px)
+from device.screen.layout import (
+    CARD_ASPECT,
+    CORNER_GLYPH_RATIO,
+    FAN_CARDS,
+    FAN_STEP,
+    MAX_SEATS,
+    Fonts,
+    Layout,
+    Rect,
+    compute_layout,
+    min_card_height,
+    min_glyph_px,
+)
 
 RGB = palette.RGB
 Pair = tuple[str, Any]
@@ -471,7 +482,7 @@ def _challenge_pile(scene: Scene, fr: _Frame, table: Any, feed: Feed, now_ns: in
     game = table.game
     pile = list(game.pile)
     base = game.pile_base
-    top_bottom = "top-bottom" in getattr(game, "patterns", ())
+    top_bottom = "top-bottom" in game.patterns
     bottom, fan = _fan(fr.pile, fr.card_h, fr.m, top_bottom)
     n = len(pile)
     shown: list[tuple[int, int | None]] = []  # (face, number), bottom of the fan first
@@ -496,7 +507,7 @@ def _challenge_pile(scene: Scene, fr: _Frame, table: Any, feed: Feed, now_ns: in
     col = _info_box(scene, fr)
     _photo_lines(col, fr, feed, now_ns, lang, names)
     _wrong_lines(col, fr, feed, now_ns, lang, names)
-    collector = getattr(game, "collector", None)
+    collector = game.collector
     if collector is not None:
         col.add(i18n.tr(lang, "event.collect_pending", name=i18n.seat_name(lang, names, collector)),
                 fr.small, palette.TEXT_GOOD, gap=fr.m // 2)
@@ -723,12 +734,9 @@ def _seat_status(table: Any, feed: Feed, seat: int, now_ns: int, lang: str) -> t
         return "", palette.TEXT_MUTED
     if feed.flash(seat, now_ns) is not None:
         return i18n.tr(lang, "status.wrong"), palette.TEXT_WARN
-    in_play = getattr(game, "in_play", None)
-    if in_play is None:
-        in_play = getattr(game, "_in_play", None)
-    if in_play is not None and seat < len(in_play) and not in_play[seat]:
+    if seat < game.seat_count() and not game.seat_in_play(seat):
         return i18n.tr(lang, "status.out"), palette.TEXT_MUTED
-    locked = getattr(game, "locked", ())
+    locked = game.locked
     if seat < len(locked) and locked[seat]:
         return i18n.tr(lang, "status.locked"), palette.TEXT_WARN
     if s.station is not None and any(st == s.station for st, _ in table.stuck):

@@ -16,7 +16,7 @@ The rules it applies (DESIGN.md, "Slap arbitration"):
   window of the earliest (no chaining); the rotating priority orders them; a tie winner moves to the
   back of the priority.
 - Every press gets exactly one judgement: the winner's is the `Award`; the others are `Ignored`
-  ("lost", "duplicate", "grace", "locked") or a `WrongSlap`.
+  ("lost", "duplicate", "grace", "locked") or a `WrongSlapCall`.
 - Grace (a lost race is not punished): from an award or `pile_won` until the next `shown`, and at
   least ``grace_ns``, a press outside any slappable window is ignored.
 - Determinism: judgements depend on stamps, never on arrival order, as long as every press
@@ -30,17 +30,18 @@ The rules it applies (DESIGN.md, "Slap arbitration"):
 from __future__ import annotations
 
 from bisect import bisect_right, insort
-from heapq import heappop, heappush
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from heapq import heappop, heappush
 from operator import itemgetter
 from random import Random
 from typing import Any, NamedTuple, Union
 
+from device.errors import SlapboxError
 from device.records import new, typed
 from device.rules.cards import shuffle
 
-__all__ = ["ArbiterSettings", "Arbiter", "Award", "WrongSlap", "Ignored", "Decision",
+__all__ = ["ArbiterSettings", "Arbiter", "Award", "WrongSlapCall", "Ignored", "Decision",
            "ArbiterError", "decision_from_dict", "MAX_STATIONS", "IGNORE_REASONS"]
 
 MAX_STATIONS = 8
@@ -48,7 +49,7 @@ IGNORE_REASONS = ("grace", "lost", "duplicate", "locked")
 _INF = 1 << 62
 
 
-class ArbiterError(ValueError):
+class ArbiterError(SlapboxError, ValueError):
     """A setting or a call the arbiter cannot accept (bad station, time going back...)."""
 
 
@@ -138,7 +139,7 @@ class Award(_AwardFields):
 
 
 @typed
-class WrongSlap(_WrongSlapFields):
+class WrongSlapCall(_WrongSlapFields):
     """A press stamped when nothing was slappable; ``card``: the card on top then (None: none)."""
 
     __slots__ = ()
@@ -159,7 +160,7 @@ class Ignored(_IgnoredFields):
                 "reason": self.reason}
 
 
-Decision = Union[Award, WrongSlap, Ignored]
+Decision = Union[Award, WrongSlapCall, Ignored]
 
 
 def _pairs(v: Any, what: str) -> tuple[tuple[int, int], ...]:
@@ -182,7 +183,7 @@ def decision_from_dict(d: Mapping[str, Any]) -> Decision:
                          _pairs(d["runners_up"], "runners_up"), margin, bool(d["by_tie_rule"]))
         if kind == "wrong_slap":
             card = d["card"]
-            return WrongSlap(int(d["station"]), int(d["t_ns"]),
+            return WrongSlapCall(int(d["station"]), int(d["t_ns"]),
                              None if card is None else int(card))
         if kind == "ignored":
             if d["reason"] not in IGNORE_REASONS:
@@ -401,7 +402,7 @@ class Arbiter:
             out.append(new(Ignored, (station, t, "duplicate")))
         else:
             seg.wrong.add(station)
-            out.append(new(WrongSlap, (station, t, seg.card)))
+            out.append(new(WrongSlapCall, (station, t, seg.card)))
 
     def _decide(self, seg: _Segment, first: _Slap, out: list[Decision]) -> _Slap:
         """Decide ``seg``'s window now, from every valid press known for it; returns the winner."""

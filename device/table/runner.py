@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from device.clock import SPIN_NS, Clock, VirtualClock, wait_for
 from device.bots.hands import SlapBot
+from device.bots.minds import RuleBot
+from device.clock import SPIN_NS, Clock, VirtualClock, wait_for
 from device.inputs.press import Press
 from device.inputs.script import ScriptedPress
-from device.bots.minds import RuleBot
 from device.table.table import DecisionNeeded, Shown, Table, ToShow
 
 MS = 1_000_000
@@ -67,7 +67,7 @@ class Runner:
             return
         slappable = self.table.slappable_at(card)
         game = self.table.game
-        locked = getattr(game, "locked", ())
+        locked = game.locked
         for seat, hand in self.hands.items():
             if seat < len(locked) and locked[seat] or not self.table.slapping:
                 continue

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device import __version__
-from device.table.arbiter import ArbiterSettings
 from device.bots.hands import PROFILES, SlapBot
+from device.bots.minds import RuleBot
 from device.journal.journal import JOURNAL_VERSION
 from device.rules.base import Game
-from device.bots.minds import RuleBot
-from device.rules.presets import PRESETS, new_game
+from device.rules.presets import new_game
+from device.table.arbiter import ArbiterSettings
 from device.table.table import Seat, Table, TableSettings
 
 DEFAULT_NAMES = ["Anna", "Ben", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo"]
@@ -37,13 +37,11 @@ def build_game(spec: GameSpec) -> Game:
 
 
 def header(spec: GameSpec, game: Game, start_ns: int, wall: str | None = None) -> dict[str, Any]:
-    packs = getattr(game, "dealt", None)
-    if packs is None and PRESETS[spec.preset].family != "shedding":
-        packs = [list(game.pack(s)) for s in range(game.seat_count())]  # type: ignore[attr-defined]
+    packs = game.dealt
     return {
         "version": JOURNAL_VERSION, "software": __version__, "preset": spec.preset,
         "options": {k: list(v) if isinstance(v, tuple) else v
-                    for k, v in getattr(game, "options", spec.options).items()},
+                    for k, v in game.options.items()},
         "seed": spec.seed, "packs": packs,
         "seats": [{"seat": s.seat, "name": s.name, "station": s.station, "bot": s.bot,
                    "level": s.level} for s in spec.seats],
@@ -69,12 +67,12 @@ def make_table(spec: GameSpec, *, start_ns: int, journal: Any = None, wall: str 
 
 def bot_hands(table: Table) -> dict[int, SlapBot]:
     """A slap model for every bot seat, each on its own stream (``slapbot:<seat>``)."""
-    streams = table.game.streams  # type: ignore[attr-defined]
+    streams = table.game.streams
     return {s.seat: SlapBot(s.seat, PROFILES[s.level], streams[f"slapbot:{s.seat}"])
             for s in table.seats if s.bot}
 
 
 def bot_minds(table: Table) -> dict[int, RuleBot]:
     """A decision bot for every bot seat of a game with decisions (``bot:<seat>`` streams)."""
-    streams = table.game.streams  # type: ignore[attr-defined]
+    streams = table.game.streams
     return {s.seat: RuleBot(streams[f"bot:{s.seat}"]) for s in table.seats if s.bot}

@@ -13,18 +13,26 @@ own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back i
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-from device.table.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlap
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
 from device.records import new, typed
 from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
 from device.rules.base import Game, IllegalAction
 from device.rules.cards import is_face
-from device.rules.events import CollectPending, Event, GameOver, Laid, LockedOut, PileWon, Played, event_to_dict
-from device.rules.presets import PRESETS
+from device.rules.events import (
+    CollectPending,
+    Event,
+    GameOver,
+    Laid,
+    LockedOut,
+    PileWon,
+    Played,
+    event_to_dict,
+)
+from device.table.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlapCall
 
 MS = 1_000_000
 MAX_SEATS = 8
@@ -153,10 +161,10 @@ class Table:
         self.seats = list(seats)
         self.settings = settings or TableSettings()
         self.arbiter_settings = arbiter or ArbiterSettings()
-        self.family = PRESETS[game.preset].family
-        self.slapping = bool(getattr(game, "slapping", False))
-        streams = getattr(game, "streams")
-        self.arbiter = Arbiter(MAX_SEATS, streams["ties"], self.arbiter_settings) if self.slapping else None
+        self.family = game.family
+        self.slapping = game.slapping
+        self.arbiter = (Arbiter(MAX_SEATS, game.streams["ties"], self.arbiter_settings)
+                        if self.slapping else None)
         self._journal = journal
         self.start_ns = start_ns
         self.now_ns = start_ns
@@ -184,9 +192,9 @@ class Table:
         self._station_seat = {s.station: s.seat for s in self.seats if s.station is not None and not s.bot}
         if header is not None:
             self._record({"k": "header", **header})
-        self._emit(getattr(game, "start_events", []))
+        self._emit(game.start_events)
         if game.outcome() is None:
-            if self.family == "shedding":
+            if game.has_decisions:
                 self.outbox.append(DecisionNeeded(game.current_seat()))  # type: ignore[arg-type]
             else:
                 self._timers["flip"] = start_ns + self.settings.first_card_ns
@@ -231,13 +239,13 @@ class Table:
         self._record({"k": "decide", "seat": seat, "action": action_to_dict(action), "t": now_ns})
         self._emit(events)
         self._due = None
-        if self.game.outcome() is None and self.family == "shedding":
+        if self.game.outcome() is None and self.game.has_decisions:
             self.outbox.append(DecisionNeeded(self.game.current_seat()))  # type: ignore[arg-type]
         return events
 
     def pending_decision(self) -> int | None:
         """The seat whose choice the game waits for (norvégienne), or None."""
-        if self.family != "shedding" or self.game.outcome() is not None:
+        if not self.game.has_decisions or self.game.outcome() is not None:
             return None
         return self.game.current_seat()
 
@@ -416,8 +424,7 @@ class Table:
 
     def slappable_at(self, card: int) -> bool:
         """Could the pile be slapped while card number ``card`` was on top? (Only slap games.)"""
-        at = getattr(self.game, "slappable_at", None)
-        return at is not None and at(card) is not None
+        return self.game.slappable_at(card) is not None
 
     # --- judgements ------------------------------------------------------------------------
     def _on_decision(self, decision: Decision) -> None:
@@ -437,14 +444,14 @@ class Table:
                 for s, t in decision.contenders + decision.runners_up:
                     self.stats[s].reactions_ns.append(t - shown)
             self._apply(Slap(seat, at_card=decision.card))
-        elif isinstance(decision, WrongSlap):
+        elif isinstance(decision, WrongSlapCall):
             self.stats[seat].wrong_slaps += 1
             at = decision.card
-            base = getattr(game, "pile_base", 0)
+            base = game.pile_base
             if at is None or at <= base:
                 # pressed on a pile that has been won since, or before any card: judged on the
                 # first card of the pile now (one card is never slappable), or on the empty table
-                at = base + 1 if getattr(game, "pile", None) else None
+                at = base + 1 if game.pile else None
             self._apply(Slap(seat, at_card=at))
 
     # --- timers ----------------------------------------------------------------------------
@@ -464,7 +471,7 @@ class Table:
             if pending is not None:
                 self._timers["collect"] = pending
                 return
-            collector = getattr(self.game, "collector", None)
+            collector = self.game.collector
             if collector is None:
                 collector = next((a.seat for a in self.game.legal_actions()
                                   if isinstance(a, Collect)), None)
@@ -505,7 +512,7 @@ class Table:
                 for c in cards:
                     self.card_no += 1
                     self.outbox.append(ToShow(self.card_no, e.seat, c))
-                    if self.family == "challenge" and is_face(c):
+                    if self.game.has_challenges and is_face(c):
                         self._chain += 1  # faces answering faces: the challenge chain grows
                         self.longest_chain = max(self.longest_chain, self._chain)
             elif isinstance(e, PileWon):
@@ -534,9 +541,9 @@ class Table:
 
     def _reschedule(self, pile_won: bool) -> None:
         game = self.game
-        if game.outcome() is not None or self.family == "shedding" or self.paused:
+        if game.outcome() is not None or game.has_decisions or self.paused:
             return
-        waiting = getattr(game, "collector", None) is not None or (
+        waiting = game.collector is not None or (
             game.current_seat() is None and any(isinstance(a, Collect) for a in game.legal_actions()))
         if waiting:
             self._timers.pop("flip", None)
