@@ -58,10 +58,18 @@ D="$destdir"            # every path written is "$D/..."
 
 say() { echo "slapbox install: $*"; }
 # step CMD...: print it, run it unless this is a dry run.
-step() { printf '+'; printf ' %q' "$@"; echo; [ "$dry_run" = 1 ] || "$@"; }
+# show CMD...: the command as it could be typed (an argument quoted only if it needs it)
+show() {
+  local a out=""
+  for a in "$@"; do
+    if [[ "$a" =~ ^[][A-Za-z0-9_./=:,@%+*-]+$ ]]; then out+=" $a"; else out+=" $(printf '%q' "$a")"; fi
+  done
+  echo "${out# }"
+}
+step() { echo "+ $(show "$@")"; [ "$dry_run" = 1 ] || "$@"; }
 # system CMD...: a step on the running system itself; not run (but listed) under --destdir.
 system() {
-  if [ -n "$D" ]; then printf -- '-'; printf ' %q' "$@"; echo "   # skipped: --destdir"; else step "$@"; fi
+  if [ -n "$D" ]; then echo "- $(show "$@")   # skipped: --destdir"; else step "$@"; fi
 }
 
 if [ "$dry_run" = 0 ] && [ -z "$D" ] && [ "$(id -u)" != 0 ]; then

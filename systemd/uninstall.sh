@@ -33,9 +33,17 @@ if [ "$dry_run" = 0 ] && [ -z "$D" ] && [ "$(id -u)" != 0 ]; then
   exit 2
 fi
 say() { echo "slapbox uninstall: $*"; }
-step() { printf '+'; printf ' %q' "$@"; echo; [ "$dry_run" = 1 ] || "$@"; }
+# show CMD...: the command as it could be typed (an argument quoted only if it needs it)
+show() {
+  local a out=""
+  for a in "$@"; do
+    if [[ "$a" =~ ^[][A-Za-z0-9_./=:,@%+*-]+$ ]]; then out+=" $a"; else out+=" $(printf '%q' "$a")"; fi
+  done
+  echo "${out# }"
+}
+step() { echo "+ $(show "$@")"; [ "$dry_run" = 1 ] || "$@"; }
 system() {
-  if [ -n "$D" ]; then printf -- '-'; printf ' %q' "$@"; echo "   # skipped: --destdir"; else step "$@"; fi
+  if [ -n "$D" ]; then echo "- $(show "$@")   # skipped: --destdir"; else step "$@"; fi
 }
 # remove PATH...: each that exists (a dry run lists them all)
 remove() {
