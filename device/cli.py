@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 from device import __version__
 from device.config.schema import DEFAULT_PATH, ENV_VAR, ConfigError
+from device.errors import SlapboxError
 
 # Name -> module, in the order `slapbox --help` lists them. Add a line when a command lands;
 # a module not in the checkout yet is simply not offered.
@@ -148,20 +149,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in e.errors:
             print(line, file=sys.stderr)
         return EX_USAGE
-    except ValueError as e:
-        # Bad input the rules core refused (unknown option, bad deal): the player can fix it.
-        from device.inputs.press import PressFormatError
-        from device.journal.journal import JournalError
-        from device.rules.cards import DealError
-        from device.rules.presets import OptionError
-        user_errors: tuple[type, ...] = (OptionError, DealError, PressFormatError, JournalError)
-        if "device.inputs.gpio" in sys.modules:  # imported only where GPIO is used
-            user_errors += (sys.modules["device.inputs.gpio"].GpioConfigError,)
-        if not isinstance(e, user_errors):
-            return _internal_error(e)
-        for line in str(e).splitlines() or [type(e).__name__]:
+    except SlapboxError as e:
+        # Bad input (an unknown option, a bad deal, script or journal): the person can fix it.
+        for line in e.user_message.splitlines():
             print(f"{prog}: error: {line}", file=sys.stderr)
-        return EX_USAGE
+        return e.exit_code
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

@@ -65,6 +65,14 @@ class Clock(Protocol):
         """Run ``fn()`` once the time reaches ``t_ns`` (on the thread that runs the clock)."""
         ...
 
+    def next_deadline(self) -> int | None:
+        """Time of the earliest callback still to run, or None."""
+        ...
+
+    def run_due(self, now_ns: int | None = None) -> int:
+        """Run every callback due at ``now_ns`` (default: now); returns how many ran."""
+        ...
+
 
 class _Timers:
     """A heap of callbacks, run in time order and, at equal times, in the order they were set."""
@@ -148,6 +156,12 @@ class VirtualClock(_Timers):
 
     def now_ns(self) -> int:
         return self._now
+
+    def run_due(self, now_ns: int | None = None) -> int:
+        """Run every callback due at ``now_ns`` (default: now), moving time there if it is
+        later; returns how many ran. (The real-time loop's call, so the same loop runs on a
+        virtual clock in tests.)"""
+        return self.advance_to(self._now if now_ns is None else max(self._now, now_ns))
 
     def advance_to(self, t_ns: int) -> int:
         """Move time to ``t_ns``, running due callbacks in time order; returns how many ran."""

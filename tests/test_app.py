@@ -16,7 +16,9 @@ import pytest  # noqa: E402
 
 from device.inputs.press import MENU_STATION, Press  # noqa: E402
 from device.rules.actions import action_to_dict  # noqa: E402
-from device.screen.app import HOLD_NS, App, Options  # noqa: E402
+from device.box import Options  # noqa: E402
+from device.clock import VirtualClock  # noqa: E402
+from device.screen.app import HOLD_NS, App  # noqa: E402
 from device.screen.display import open_display  # noqa: E402
 from device.screen.menu import Settings  # noqa: E402
 
@@ -30,7 +32,8 @@ def make_app(tmp_path):
     def make(**kw) -> App:
         settings = kw.pop("settings", Settings(preset="bataille-corse", players=3, lang="en"))
         opts = Options(settings=settings, journal=str(tmp_path / "journal"), **kw)
-        app = App(opts, open_display((480, 320)))
+        clock = VirtualClock(10**12)  # the whole box in virtual time: nothing here sleeps
+        app = App(opts, open_display((480, 320), now=clock.now_ns), clock=clock)
         apps.append(app)
         return app
 
@@ -38,25 +41,25 @@ def make_app(tmp_path):
     for app in apps:
         if app.match is not None:
             app.match.close()
-        app.inputs.close()
+        app.box.close()
     pygame.display.quit()
 
 
 def tap(app: App, station: int, t: int) -> None:
-    app._on_press(Press(station, "slap", "press", t, "gpio"), t)
-    app._on_press(Press(station, "slap", "release", t + 100 * MS, "gpio"), t + 100 * MS)
+    app.press(Press(station, "slap", "press", t, "gpio"), t)
+    app.press(Press(station, "slap", "release", t + 100 * MS, "gpio"), t + 100 * MS)
 
 
 def hold(app: App, station: int, t: int) -> None:
-    app._on_press(Press(station, "slap", "press", t, "gpio"), t)
-    app._tick(t + HOLD_NS + 1)  # held long enough: chosen while still down
-    app._on_press(Press(station, "slap", "release", t + HOLD_NS + 50 * MS, "gpio"), t + HOLD_NS + 50 * MS)
+    app.press(Press(station, "slap", "press", t, "gpio"), t)
+    app.tick(t + HOLD_NS + 1)  # held long enough: chosen while still down
+    app.press(Press(station, "slap", "release", t + HOLD_NS + 50 * MS, "gpio"), t + HOLD_NS + 50 * MS)
 
 
 def test_attract_mode_any_press_joins_then_tap_is_next_and_hold_chooses(make_app):
     app = make_app()
     assert app.mode == "attract" and app.match is not None and app.match.attract
-    app._draw()
+    app.draw()
     t = app.clock.now_ns()
     tap(app, 2, t)  # station 3 joins: the menu opens
     assert app.mode == "menu" and app.joined == [2]
@@ -75,17 +78,17 @@ def test_attract_mode_any_press_joins_then_tap_is_next_and_hold_chooses(make_app
 
 def test_keyboard_start_menu_key_pauses_and_resumes(make_app):
     app = make_app()
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Start
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # attract -> menu
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # Start
     assert app.mode == "game"
     assert app.match.table.seats[0].station == 0 and not app.match.table.seats[0].bot
-    app._draw()
+    app.draw()
     t = app.clock.now_ns()
-    app._on_press(Press(MENU_STATION, "menu", "press", t, "keyboard"), t)
-    app._on_press(Press(MENU_STATION, "menu", "release", t + 80 * MS, "keyboard"), t + 80 * MS)
+    app.press(Press(MENU_STATION, "menu", "press", t, "keyboard"), t)
+    app.press(Press(MENU_STATION, "menu", "release", t + 80 * MS, "keyboard"), t + 80 * MS)
     assert app.mode == "pause" and app.match.table.paused
     assert app.match.table.next_deadline() is None  # no card is laid while paused
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Resume
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # Resume
     assert app.mode == "game" and not app.match.table.paused
 
 
@@ -100,11 +103,11 @@ def test_the_presenter_reports_shown_after_the_flip_that_first_drew_a_card(make_
         return flips[-1]
 
     app.display.flip = flip
-    app._tick(table.start_ns + table.settings.first_card_ns)  # the first card is laid
+    app.tick(table.start_ns + table.settings.first_card_ns)  # the first card is laid
     assert table.card_no == 1 and 1 not in table.shown_at  # laid, not yet seen
-    app._draw()
+    app.draw()
     assert app.shown == {1} and table.shown_at[1] == flips[-1]  # stamped right after the flip
-    app._draw()  # nothing new: no second Shown
+    app.draw()  # nothing new: no second Shown
     assert app.shown == {1} and table.shown_at[1] == flips[0]
 
 
@@ -112,21 +115,21 @@ def test_a_norvegienne_player_looks_after_passing_the_box_and_chooses_with_its_b
     app = make_app(settings=Settings(preset="norvegienne", players=2, lang="en"), start_now=True)
     table = app.match.table
     assert table.pending_decision() == 0 and not table.seats[0].bot
-    scene = app._scene()
+    scene = app.scene()
     assert scene.kind == "pass"  # nobody's hand is on screen yet
     t = app.clock.now_ns()
-    app._on_press(Press(0, "slap", "press", t, "gpio"), t)  # "press to look"
-    app._on_press(Press(0, "slap", "release", t + 50 * MS, "gpio"), t + 50 * MS)
-    assert app.private and app._scene().kind == "game"
-    app._on_press(Press(1, "slap", "press", t + 60 * MS, "gpio"), t + 60 * MS)  # not its turn: ignored
+    app.press(Press(0, "slap", "press", t, "gpio"), t)  # "press to look"
+    app.press(Press(0, "slap", "release", t + 50 * MS, "gpio"), t + 50 * MS)
+    assert app.private and app.scene().kind == "game"
+    app.press(Press(1, "slap", "press", t + 60 * MS, "gpio"), t + 60 * MS)  # not its turn: ignored
     options = app.decisions()
     tap_t = t + 200 * MS
-    app._on_press(Press(0, "slap", "press", tap_t, "gpio"), tap_t)
-    app._on_press(Press(0, "slap", "release", tap_t + 100 * MS, "gpio"), tap_t + 100 * MS)
+    app.press(Press(0, "slap", "press", tap_t, "gpio"), tap_t)
+    app.press(Press(0, "slap", "release", tap_t + 100 * MS, "gpio"), tap_t + 100 * MS)
     assert app.chooser_cursor == 1 % len(options)
     hold_t = t + 500 * MS
-    app._on_press(Press(0, "slap", "press", hold_t, "gpio"), hold_t)
-    app._on_press(Press(0, "slap", "release", hold_t + HOLD_NS + MS, "gpio"), hold_t + HOLD_NS + MS)
+    app.press(Press(0, "slap", "press", hold_t, "gpio"), hold_t)
+    app.press(Press(0, "slap", "release", hold_t + HOLD_NS + MS, "gpio"), hold_t + HOLD_NS + MS)
     app.match.journal.drain()
     records = [json.loads(line) for line in app.match.journal.path.read_text().splitlines()]
     decided = [r for r in records if r["k"] == "decide"]
@@ -141,14 +144,14 @@ def test_game_over_adds_to_the_leaderboard_and_a_hold_plays_again(make_app, tmp_
     t = table.start_ns
     for _ in range(20):
         t += 500 * MS
-        app._tick(t)
-        app._draw()
+        app.tick(t)
+        app.draw()
         if app.mode == "over":
             break
     assert app.mode == "over"
     board = json.loads((tmp_path / "journal" / "leaderboard.json").read_text())
     assert [p["name"] for p in board["players"]] == ["Anna"]
-    assert app._scene().kind == "over"
+    assert app.scene().kind == "over"
     hold(app, 0, app.clock.now_ns())  # a hold on the game-over screen plays again
     assert app.mode == "game" and not app.match.over
 
@@ -189,31 +192,31 @@ def test_station_leds_show_whose_turn_it_is_and_blink_on_a_won_slap(make_app):
     factory = app.inputs.gpio._factory
     led = {0: factory.pin(22), 1: factory.pin(13)}
     t = table.start_ns + table.settings.first_card_ns
-    app._tick(t)  # seat 0 lays a 5: seat 1's turn
+    app.tick(t)  # seat 0 lays a 5: seat 1's turn
     assert (led[0].state, led[1].state) == (0, 1)
-    app._tick(t + table.settings.tempo_ns)  # seat 1 lays a 5: a double, seat 0's turn
+    app.tick(t + table.settings.tempo_ns)  # seat 1 lays a 5: a double, seat 0's turn
     assert (led[0].state, led[1].state) == (1, 0)
-    app._draw()  # the double is shown; station 2 slaps it
+    app.draw()  # the double is shown; station 2 slaps it
     slap_t = table.shown_at[2] + 200 * MS
-    app._on_press(Press(1, "slap", "press", slap_t, "gpio"), slap_t)
-    app._tick(slap_t + 10 * MS)  # judged: station 2's LED blinks (on first), station 1's is off
+    app.press(Press(1, "slap", "press", slap_t, "gpio"), slap_t)
+    app.tick(slap_t + 10 * MS)  # judged: station 2's LED blinks (on first), station 1's is off
     assert table.game.in_play and table.stats[1].slaps_won == 1
     assert led[1].state == 1
-    app._tick(slap_t + 10 * MS + 151 * MS)
+    app.tick(slap_t + 10 * MS + 151 * MS)
     assert led[1].state == 0  # ... and off again: a blink
 
 
 def test_the_mouse_drives_the_menu_in_developer_mode(make_app):
     app = make_app()
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
-    app._on_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1), app.clock.now_ns())
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # attract -> menu
+    app.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1), app.clock.now_ns())
     assert app.menu.current() == "preset"
-    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
     assert app.opts.settings.preset == "strip-jack-naked"
-    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=(10, 10)), app.clock.now_ns())
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=3, pos=(10, 10)), app.clock.now_ns())
     assert app.opts.settings.preset == "bataille-corse"
-    app._on_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1), app.clock.now_ns())
-    app._on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
+    app.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1), app.clock.now_ns())
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
     assert app.mode == "game"  # a click on Start starts the game
 
 
@@ -221,32 +224,32 @@ def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_l
     app = make_app(settings=Settings(preset="norvegienne", players=2, lang="en"), start_now=True)
     table = app.match.table
     t = app.clock.now_ns()
-    app._on_press(Press(0, "slap", "press", t, "keyboard"), t)  # look
-    app._on_press(Press(0, "slap", "release", t + 50 * MS, "keyboard"), t + 50 * MS)
+    app.press(Press(0, "slap", "press", t, "keyboard"), t)  # look
+    app.press(Press(0, "slap", "release", t + 50 * MS, "keyboard"), t + 50 * MS)
     first = app.decisions()[0]
     assert type(first).__name__ == "Ready"  # the swap phase offers "ready" first
-    app._on_press(Press(0, "slap", "press", t + 70 * MS, "keyboard"), t + 70 * MS)  # tap: next
-    app._on_press(Press(0, "slap", "release", t + 90 * MS, "keyboard"), t + 90 * MS)
+    app.press(Press(0, "slap", "press", t + 70 * MS, "keyboard"), t + 70 * MS)  # tap: next
+    app.press(Press(0, "slap", "release", t + 90 * MS, "keyboard"), t + 90 * MS)
     second = app.decisions()[1]
-    app._on_press(Press(0, "slap", "press", t + 100 * MS, "keyboard"), t + 100 * MS)
-    app._tick(t + 100 * MS + HOLD_NS + 1)  # still held: the loop chooses now
-    app._on_press(Press(0, "slap", "release", t + 100 * MS + HOLD_NS + 80 * MS, "keyboard"),
+    app.press(Press(0, "slap", "press", t + 100 * MS, "keyboard"), t + 100 * MS)
+    app.tick(t + 100 * MS + HOLD_NS + 1)  # still held: the loop chooses now
+    app.press(Press(0, "slap", "release", t + 100 * MS + HOLD_NS + 80 * MS, "keyboard"),
                   t + 100 * MS + HOLD_NS + 80 * MS)
     app.match.journal.drain()
     records = [json.loads(line) for line in app.match.journal.path.read_text().splitlines()]
     decided = [r for r in records if r["k"] == "decide"]
     assert len(decided) == 1 and decided[0]["action"] == json.loads(json.dumps(action_to_dict(second)))
     assert table.pending_decision() == 0  # a swap: still seat 0's choice, no need to look again
-    assert app.private and app._scene().kind == "game"
+    assert app.private and app.scene().kind == "game"
 
 
 def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(make_app, tmp_path):
     from device.journal.journal import read_journal, unfinished
     app = make_app()
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # attract -> menu
-    app._menu_keys(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN))  # Start
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # attract -> menu
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # Start
     t = app.clock.now_ns()
-    app._tick(t + 3000 * MS)  # the first cards are laid
+    app.tick(t + 3000 * MS)  # the first cards are laid
     table = app.match.table
     cards, path = table.game.cards, app.match.journal.path
     assert cards >= 2
@@ -261,7 +264,7 @@ def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(m
     assert resumed.game.card_counts() == table.game.card_counts()
     assert again.match.journal.path == path
     assert again.joined == [0]  # the players who were at the table play again after it
-    again._menu_action("quit_game")  # the players leave it: it is not resumed again
+    again.menu_action("quit_game")  # the players leave it: it is not resumed again
     assert again.mode == "menu"
     assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(tmp_path / "journal") is None
     assert make_app(resume=True).mode == "attract"

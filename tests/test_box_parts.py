@@ -188,7 +188,7 @@ def test_bad_input_to_the_box_commands_is_one_line_and_exit_2(capsys, tmp_path, 
 
 
 def test_the_tables_timings_come_from_the_config(tmp_path):
-    from device.screen.app import Options, table_settings
+    from device.box import Options, table_settings
     from device.screen.menu import Settings
 
     f = tmp_path / "c.toml"

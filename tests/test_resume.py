@@ -254,14 +254,14 @@ def test_a_pause_replays_and_a_slap_won_while_paused_leaves_no_stale_collect(tmp
 
 
 def _opts(folder: Path):
-    from device.screen.app import Options
+    from device.box import Options
     from device.screen.menu import Settings
     return Options(settings=Settings(), journal=str(folder))
 
 
 def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
     from device.clock import MonotonicClock
-    from device.screen.app import Match
+    from device.box import Box
     folder = tmp_path / "j"
     folder.mkdir()
     # a journal the rules refuse (a decision in a game that has none): marked left, not a crash
@@ -272,7 +272,7 @@ def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
     j.write({"k": "decide", "seat": 1, "action": {"type": "Lay", "seat": 1}, "t": 3000 * MS})
     j.close()
     assert unfinished(folder) == path
-    assert Match.resume(_opts(folder), MonotonicClock(), headless=True) is None
+    assert Box(_opts(folder), clock=MonotonicClock()).resume_match(headless=True) is None
     assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(folder) is None
     # a game that ended, whose "end" line was torn by the power cut: left, not shown again
     path = folder / "b.jsonl"
@@ -284,13 +284,13 @@ def test_resume_leaves_a_journal_it_cannot_replay_or_that_had_ended(tmp_path):
     end = data.rindex(b'{"k":"end"')
     path.write_bytes(data[: end + 12])
     assert unfinished(folder) == path
-    assert Match.resume(_opts(folder), MonotonicClock(), headless=True) is None
+    assert Box(_opts(folder), clock=MonotonicClock()).resume_match(headless=True) is None
     assert unfinished(folder) is None
 
 
 def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path):
     from device.clock import MonotonicClock
-    from device.screen.app import Match
+    from device.box import Box
     folder = tmp_path / "j"
     path = folder / "a.jsonl"
     j = FileJournal(path, background=False)
@@ -300,7 +300,7 @@ def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path
     j.close()
     cards = table.game.cards
     clock = MonotonicClock()
-    match = Match.resume(_opts(folder), clock, headless=True)
+    match = Box(_opts(folder), clock=clock).resume_match(headless=True)
     try:
         assert match is not None and match.resumed
         assert not match.table.paused  # no screen, no menu: it goes on by itself
@@ -311,7 +311,7 @@ def test_a_headless_box_resumes_a_game_that_stopped_paused_and_plays_on(tmp_path
         match.close()
     # a box that keeps dying while it shows a resumed game stops trying after 3 resumes
     tries = 0
-    while (again := Match.resume(_opts(folder), clock, headless=True)) is not None:
+    while (again := Box(_opts(folder), clock=clock).resume_match(headless=True)) is not None:
         again.close()  # it dies before anything happens
         tries += 1
         assert tries <= 3

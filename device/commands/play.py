@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from device.config.schema import load_config
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
-    from device.screen.app import Options, arbiter_settings, run_headless, run_virtual_fallback
+    from device.box import Options, arbiter_settings
+    from device.box import run as run_box
 
     cfg = load_config(args.config)
     game, display, inputs = cfg.section("game"), cfg.section("display"), cfg.section("inputs")
@@ -114,12 +115,4 @@ def run(args: argparse.Namespace) -> int:
                    all_bots=args.bots == "all")
     if opts.source not in ("keyboard", "gpio") and not opts.source.startswith("script:"):
         raise OptionError(f"--input: expected keyboard, gpio or script:FILE, got {opts.source!r}")
-    if opts.headless:
-        return run_headless(opts)
-    from device.screen.display import DisplayUnavailable, open_display
-    try:
-        screen = open_display(opts.size, fullscreen=opts.fullscreen, driver=opts.driver or None)
-    except DisplayUnavailable as e:
-        return run_virtual_fallback(opts, e.reason)
-    from device.screen.app import App
-    return App(opts, screen).run()
+    return run_box(opts)

@@ -1,10 +1,9 @@
-"""The box you play: the composition root of `slapbox play` and its main loop.
+"""The screen app: attract mode, menus, the game, pause, pass-the-box, game over — one mode at a time.
 
-Everything is chosen here, by name, once: the input backend (keyboard | gpio | script:FILE), the
-screen (an SDL window, fullscreen kmsdrm, or none), sound, LEDs, the journal. Then one loop, in
-order: read inputs (stamped at the source), run the clock's due callbacks (bots, scripts), advance
-the table, hand its output to the feed, sound and LEDs, build the scene, draw what changed, flip,
-report `Shown` for the cards that flip first drew, wait for the next input or deadline.
+It receives its clock, inputs, journal folder, sound and display from the composition root
+(`device.box`) and is driven by the one real-time loop (`device.table.loop`), or by a test through
+the same public methods in virtual time: ``step`` (one pass: SDL's events, the inputs, what is
+due, the frame), ``press`` and ``handle_event`` (one input), ``tick`` (time passes), ``draw``.
 
 Outside a game (attract mode, menus, game over) any station drives the menus: tap = next, hold =
 choose. During a game station buttons are only slaps and flips; the MENU button (Esc in developer
@@ -13,36 +12,23 @@ mode) pauses, and holding it 5 s asks for a safe shutdown (never run in develope
 
 from __future__ import annotations
 
-import datetime
 import logging
 import queue
 import shlex
 import subprocess
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from device.clock import SPIN_NS, MonotonicClock, wait_for
-from device.config.schema import Config, ms_to_ns
+from device.clock import Clock
 from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.journal.journal import (
-    FileJournal,
-    JournalError,
-    default_dir,
-    journal_name,
-    read_journal,
-    unfinished,
-)
-from device.journal.replay import ReplayMismatch, continue_game
 from device.journal.stats import FILE_NAME, Leaderboard
 from device.rules.events import GameOver, PileWon
-from device.screen.menu import TEMPOS, Menu, Settings
-from device.service.notify import Notifier
-from device.table.arbiter import ArbiterSettings, Award, WrongSlapCall
-from device.table.runner import Runner
-from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table, spec_from_header
-from device.table.table import DecisionNeeded, Judged, Table, TableSettings, ToShow, assign_seats
+from device.screen.menu import Menu
+from device.table.arbiter import Award, WrongSlapCall
+from device.table.match import Match
+from device.table.table import DecisionNeeded, Judged, Table, ToShow
+
+if TYPE_CHECKING:
+    from device.box import Box, Options
 
 log = logging.getLogger("slapbox")
 MS = 1_000_000
@@ -56,328 +42,41 @@ HOT_NS = 3000 * MS
 BOX_POLL_NS = 100 * MS      # the box: SDL's events (none expected) are looked at this often
 
 
-@dataclass
-class Options:
-    """What `slapbox play` was asked for (config merged with the command line)."""
-
-    settings: Settings
-    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
-    size: tuple[int, int] = (800, 480)
-    fullscreen: bool = False
-    driver: str = ""
-    source: str = "keyboard"
-    seed: int | None = None
-    packs: list[list[int]] | None = None
-    journal: str = ""  # "" default dir, "none", or a folder
-    service: bool = False
-    headless: bool = False
-    start_now: bool = False  # straight into a game (no menu): --preset/--deal/--players given
-    all_bots: bool = False   # every seat a bot (watch them play)
-    shutdown_command: str = "systemctl poweroff"
-    idle_attract_ns: int = 90_000 * MS
-    spin_ns: int = SPIN_NS  # [service] spin_ms: see device.clock.wait_for
-    resume: bool = False     # go on with the newest unfinished game of the journal folder
-    arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
-    timing: dict[str, Any] = field(default_factory=dict)
-    pins: dict[str, Any] = field(default_factory=dict)
-
-
-def table_settings(opts: Options) -> TableSettings:
-    t = opts.timing
-    tempo = ms_to_ns(TEMPOS.get(opts.settings.tempo, t.get("tempo_ms", 900)))
-    if opts.settings.tempo == "custom":
-        tempo = ms_to_ns(t.get("tempo_ms", 900))
-    return TableSettings(flip_mode=opts.settings.flip_mode, tempo_ns=tempo,
-                         tempo_speedup=float(t.get("tempo_speedup", 0.0)),
-                         tempo_min_ns=min(tempo, ms_to_ns(t.get("tempo_min_ms", 350))),
-                         auto_flip_timeout_ns=ms_to_ns(t.get("auto_flip_timeout_ms", 4000)),
-                         first_card_ns=ms_to_ns(t.get("first_card_ms", 1500)),
-                         pile_pause_ns=ms_to_ns(t.get("pile_pause_ms", 1200)))
-
-
-def arbiter_settings(cfg: Config) -> ArbiterSettings:
-    t = cfg.section("timing")
-    return ArbiterSettings(settle_ns=ms_to_ns(t["settle_ms"]), tie_ns=ms_to_ns(t["tie_window_ms"]),
-                           grace_ns=ms_to_ns(t["grace_ms"]), release_ns=ms_to_ns(t["release_ms"]),
-                           stuck_ns=ms_to_ns(t["stuck_ms"]),
-                           collect_delay_ns=ms_to_ns(t["collect_delay_ms"]))
-
-
-def journal_folder(opts: Options) -> Path | None:
-    if opts.journal == "none":
-        return None
-    return Path(opts.journal) if opts.journal else default_dir(service=opts.service)
-
-
-# --- input backends, chosen by name ---------------------------------------------------------
-class Inputs:
-    """The stations' buttons from one backend; presses land in ``inbox`` (the thread boundary)."""
-
-    def __init__(self, source: str, opts: Options, clock: MonotonicClock, wake: Any = None) -> None:
-        self.source = source
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
-        self.gpio = None
-        self.keyboard = None
-        self.script: list | None = None
-        self._wake = wake
-        if source == "gpio":
-            from device.inputs.gpio import GpioInputs, StationPins, make_factory
-            pins = opts.pins
-            stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
-            self.gpio = GpioInputs(stations, self._sink, menu_pin=pins.get("menu"),
-                                   factory=make_factory(pins.get("factory", "lgpio")), clock=clock,
-                                   release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns)
-        elif source.startswith("script:"):
-            from device.inputs.script import load_script
-            self.script = load_script(source.split(":", 1)[1])
-        elif source != "keyboard":
-            raise ValueError(f"input {source!r}: expected keyboard, gpio or script:FILE")
-
-    def _sink(self, item: Any) -> None:
-        # Runs on gpiozero's callback thread: only enqueue, then wake the main loop.
-        self.inbox.put(item)
-        if self._wake is not None:
-            self._wake()
-
-    def stations(self) -> int:
-        if self.gpio is not None:
-            return len(self.gpio.stations)
-        return 8
-
-    def set_led(self, station: int, on: bool) -> None:
-        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
-            self.gpio.set_led(station, on)
-
-    def blink(self, station: int, times: int, on_ns: int) -> None:
-        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
-            self.gpio.blink(station, times=times, on_ns=on_ns)
-
-    def close(self) -> None:
-        if self.gpio is not None:
-            self.gpio.close()
-
-
-# --- a game at the table --------------------------------------------------------------------
-class Match:
-    """One game: its table, runner (bots, scripts), journal and feed."""
-
-    def __init__(self, opts: Options, clock: MonotonicClock, stations: list[int], *,
-                 attract: bool = False, feed_factory: Any = None, script: list | None = None,
-                 headless: bool = False, on_item: Any = None,
-                 resumed: tuple[GameSpec, Table, FileJournal] | None = None) -> None:
-        self.attract = attract
-        self.feed_factory = feed_factory
-        self.on_item = on_item
-        self.resumed = resumed is not None
-        if resumed is not None:
-            self.spec, self.table, self.journal = resumed
-            self._run(clock, feed_factory, on_item, headless, None)
-            return
-        s = opts.settings
-        players = max(s.players, len(stations)) if not attract else s.players
-        from device.rules.presets import PRESETS
-        spec_p = PRESETS[s.preset]
-        if opts.packs is not None and not attract:
-            players = len(opts.packs)
-        players = max(spec_p.min_players, min(players, spec_p.max_players))
-        seats = assign_seats(players, [] if attract else stations, opts.names, bots="free", level=s.level)
-        seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
-        self.spec = GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
-                             opts.arbiter, table_settings(opts))
-        self.journal: FileJournal | None = None
-        folder = None if attract else journal_folder(opts)
-        start = clock.now_ns()
-        wall = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        if folder is not None:
-            try:
-                self.journal = FileJournal(folder / journal_name(s.preset, seed, wall))
-            except OSError as e:
-                log.warning("journal: cannot write in %s (%s); playing without a journal", folder, e)
-        self.table: Table = make_table(self.spec, start_ns=start, journal=self.journal, wall=wall)
-        self._run(clock, feed_factory, on_item, headless, script)
-
-    def _run(self, clock: MonotonicClock, feed_factory: Any, on_item: Any, headless: bool,
-             script: list | None) -> None:
-        self.feed = feed_factory(self.table) if feed_factory else None
-        self.runner = Runner(self.table, clock, hands=bot_hands(self.table),
-                             minds=bot_minds(self.table), headless=headless, outputs=[self._out])
-        if script:
-            self.runner.schedule_script(script)
-
-    @classmethod
-    def resume(cls, opts: Options, clock: MonotonicClock, *, feed_factory: Any = None,
-               headless: bool = False, on_item: Any = None) -> Match | None:
-        """The newest unfinished game of the journal folder (a crash or a power cut stopped it),
-        replayed from its journal into a fresh table that goes on now, on this clock, appending
-        to the same journal. None if there is none or it cannot be replayed (said in the log)."""
-        folder = journal_folder(opts)
-        path = unfinished(folder) if folder is not None else None
-        if path is None:
-            return None
-        try:
-            head, records, _ = read_journal(path)
-            if _failed_resumes(records) >= 3:
-                raise JournalError(f"{path}: resumed 3 times without anything happening since")
-            spec = spec_from_header(head)
-            # no screen, no menu to unpause it: a headless box goes on at once
-            taken = continue_game(path, clock.now_ns(), unpause=headless)
-        except Exception as e:  # noqa: BLE001 - whatever the file holds, the box must start
-            reason = str(e) if isinstance(e, (JournalError, ReplayMismatch, OSError)) else repr(e)
-            log.warning("resume: %s; starting afresh (the journal is marked left)", reason)
-            _leave(path)
-            return None
-        for w in taken.result.warnings:
-            log.warning("resume: %s", w)
-        if taken.table is None or taken.journal is None:
-            return None  # it had ended: its end is now written
-        table, journal = taken.table, taken.journal
-        log.info("resume: %s, %d inputs replayed", path, taken.result.inputs)
-        return cls(opts, clock, [], feed_factory=feed_factory, headless=headless, on_item=on_item,
-                   resumed=(spec, table, journal))
-
-    def _out(self, item: Any, now: int) -> None:
-        if self.feed is not None:
-            self.feed.push(item, now)
-        if self.on_item is not None:
-            self.on_item(item, self)
-
-    @property
-    def over(self) -> bool:
-        return self.table.game.outcome() is not None
-
-    def close(self) -> None:
-        """The process stops (quit, shutdown, a signal): the journal is closed as it is, and an
-        unfinished game can be resumed by the next start (`resume`)."""
-        if self.journal is not None:
-            self.journal.close()
-
-    def abandon(self) -> None:
-        """The players left this game (the menu's quit, a new game): it will not be resumed."""
-        if self.journal is not None and not self.over:
-            self.journal.write({"k": "abandon", "t": self.table.now_ns})
-        self.close()
-
-
-def _failed_resumes(records: list[dict[str, Any]]) -> int:
-    """How many times the journal was resumed with nothing played since (a box that dies while
-    showing a resumed game would otherwise resume it, and die, at every boot)."""
-    n = 0
-    for r in reversed(records):
-        if r["k"] == "resume":
-            n += 1
-        elif r["k"] not in ("pause", "tick"):
-            break
-    return n
-
-
-def _leave(path: Path) -> None:
-    """Mark a journal's game as left, so no start tries to resume it again."""
-    try:
-        j = FileJournal(path, background=False)
-        j.write({"k": "abandon", "t": 0})
-        j.close()
-    except OSError as e:
-        log.warning("resume: cannot mark %s as left (%s)", path, e)
-
-
-def run_headless(opts: Options) -> int:
-    """`slapbox play --headless`: the real clock, no screen; bots fill free seats."""
-    clock = MonotonicClock()
-    # No window, so no keyboard: the buttons come from GPIO or a script, bots fill the other seats.
-    inputs = Inputs(opts.source, opts, clock) if opts.source != "keyboard" else None
-    stations: list[int] = []
-    if inputs is not None and inputs.gpio is not None:
-        stations = list(range(inputs.stations()))
-    elif inputs is not None and inputs.script:
-        stations = sorted({p.station for p in inputs.script if p.station >= 0})
-    match = Match.resume(opts, clock, headless=True) if opts.resume else None
-    if match is None:
-        match = Match(opts, clock, stations, script=inputs.script if inputs else None,
-                      headless=True)
-    print(f"slapbox play --headless: {'resumed ' if match.resumed else ''}{match.spec.preset}, "
-          f"{len(match.table.seats)} seats, seed {match.spec.seed}"
-          + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
-    notifier = Notifier()  # systemd: ready now, then alive from the loop (the watchdog)
-    notifier.ready()
-    try:
-        match.runner.run_realtime(inputs.inbox if inputs else None, tick_ns=500 * MS,
-                                  spin_ns=opts.spin_ns, on_tick=notifier.alive)
-    except KeyboardInterrupt:
-        print("slapbox play: stopped", flush=True)
-        return 130
-    finally:
-        notifier.stopping()
-        notifier.close()
-        match.close()
-        if inputs is not None:
-            inputs.close()
-    print(_result_line(match.table), flush=True)
-    return 0
-
-
-def _result_line(table: Table) -> str:
-    outcome = table.game.outcome()
-    if outcome is None:
-        return "game unfinished"
-    names = {s.seat: s.name for s in table.seats}
-    if outcome.winner is not None:
-        return f"{outcome.termination}: seat {outcome.winner} ({names[outcome.winner]}) wins"
-    return f"{outcome.termination}: no winner"
-
-
-def run_virtual_fallback(opts: Options, reason: str) -> int:
-    """No display could open: say so in one line and play a bots' game in virtual time."""
-    from device.clock import VirtualClock
-    print(f"slapbox play: no display ({reason}); playing a bots' game in virtual time instead",
-          flush=True)
-    s = opts.settings
-    seats = assign_seats(s.players, [], opts.names, bots="free", level=s.level)
-    options = dict(s.options)
-    options.setdefault("max_rounds", 2000)
-    spec = GameSpec(s.preset, opts.seed if opts.seed is not None else 1, seats, options, opts.packs,
-                    opts.arbiter, table_settings(opts))
-    clock = VirtualClock(0)
-    table = make_table(spec, start_ns=0)
-    Runner(table, clock, hands=bot_hands(table), minds=bot_minds(table)).run_virtual()
-    game = table.game
-    print(f"{s.preset}, {len(seats)} bots, seed {spec.seed}: {_result_line(table)} after "
-          f"{game.cards} cards, {game.tricks} tricks, {game.rounds} turns", flush=True)
-    return 0
-
-
-# --- the screen app -------------------------------------------------------------------------
 class App:
     """Attract mode, menus, the game, pause, pass-the-box, game over: one state at a time."""
 
-    def __init__(self, opts: Options, display: Any) -> None:
+    def __init__(self, opts: Options, display: Any, *, clock: Clock | None = None,
+                 sounds: Any = None, box: Box | None = None) -> None:
+        """``box`` (or, without one, a box built on ``clock``) gives the inputs, the journal
+        folder and the games; ``sounds`` None is a silent box."""
         import pygame
 
+        from device.box import Box
+        from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource, describe_keys
         from device.screen import scene as sc
         from device.screen.feed import Feed
         from device.screen.render import Renderer
-        from device.screen.sound import Sounds
 
         self.pg = pygame
         self.sc = sc
         self.opts = opts
         self.display = display
         self.renderer = Renderer()
-        self.clock = MonotonicClock()
         self._wake_type = pygame.event.custom_type()
-        self.inputs = Inputs(opts.source, opts, self.clock, wake=self._post_wake)
-        self.keyboard = None
-        from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource, describe_keys
+        self.box = box if box is not None else Box(opts, clock=clock, wake=self._post_wake)
+        self.clock = self.box.clock
+        self.inputs = self.box.inputs
         self.keyboard = KeyboardSource(DEFAULT_KEYS)
         self.key_help = describe_keys(DEFAULT_KEYS, 8)
-        self.sounds = Sounds.open(opts.settings.volume / 100)
+        self.sounds = sounds
         self.Feed = Feed
-        self.leaderboard = Leaderboard(None if journal_folder(opts) is None
-                                       else journal_folder(opts) / FILE_NAME)  # type: ignore[operator]
+        folder = self.box.folder
+        self.leaderboard = Leaderboard(None if folder is None else folder / FILE_NAME)
         self.menu = Menu(opts.settings, dev_mode=not opts.service)
         self.mode = "attract"
         self.joined: list[int] = []
         self.match: Match | None = None
-        self.running = True
+        self._running = True
         self.help = False
         self.message: list[str] | None = None
         self._message_until = 0
@@ -398,8 +97,8 @@ class App:
         self._drawn_state: Any = None
         self._next_refresh = 0
         self._start_attract()
-        resumed = Match.resume(opts, self.clock, feed_factory=self._feed_for,
-                               on_item=self._sound_and_leds) if opts.resume else None
+        resumed = self.box.resume_match(feed_factory=self._feed_for,
+                                        on_item=self._sound_and_leds) if opts.resume else None
         if resumed is not None:
             # the game a crash or a power cut stopped: back on the table, paused until the
             # players choose to go on
@@ -430,33 +129,36 @@ class App:
         except self.pg.error:
             pass
 
-    # --- the loop -----------------------------------------------------------------------
-    def run(self) -> int:
-        from device.table.runner import real_time_switch_interval
-        real_time_switch_interval()
-        pg = self.pg
-        notifier = Notifier()  # systemd's watchdog: a loop that freezes gets the box restarted
-        try:
-            while self.running:
-                for ev in pg.event.get():
-                    self._on_event(ev, self.clock.now_ns())
-                self._drain_inputs()
-                self._tick(self.clock.now_ns())
-                self._draw()
-                if not self._ready:
-                    self._ready = notifier.ready()  # the first frame is up (tried until sent)
-                notifier.alive(self.clock.now_ns())
-                self._wait()
-        finally:
-            notifier.stopping()
-            notifier.close()
-            if self.match is not None:
-                self.match.close()
-            self.inputs.close()
-        return 0
+    # --- the loop (device.table.loop drives these) -------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self._running
 
-    def _wait(self) -> None:
-        now = self.clock.now_ns()
+    @property
+    def ready(self) -> bool:
+        """The first frame is up (systemd's READY=1 is sent then)."""
+        return self.last_scene is not None
+
+    def step(self, now_ns: int | None = None, woken: Any | None = None) -> None:
+        """One pass of the loop: SDL's events, ``woken`` then the other inputs, what is due, the
+        frame."""
+        self._woken = woken
+        for ev in self.pg.event.get():
+            self.handle_event(ev, self.clock.now_ns())
+        self._drain_inputs()
+        self.tick(self.clock.now_ns())
+        self.draw()
+
+    def close(self) -> None:
+        """The process stops: the game's journal is closed as it is (a later start may resume
+        it), the inputs are released."""
+        if self.match is not None:
+            self.match.close()
+        self.box.close()
+
+    def wake_at(self, now_ns: int) -> tuple[int, int | None]:
+        """When the loop must look again at the latest, and the table's deadline."""
+        now = now_ns
         deadlines = [self.clock.next_deadline()]
         due = self.match.table.next_deadline() if self.match is not None else None
         deadlines.append(due)
@@ -466,29 +168,23 @@ class App:
             deadlines.append(now + 50 * MS)
         deadlines.append(now + IDLE_WAIT_NS)
         wait_ns = max(0, min(d for d in deadlines if d is not None) - now)
-        # Block on the input queue, where GPIO presses land from their thread, so a press wakes
-        # the loop at once. SDL's own event wait polls (a few % of a core doing nothing), so
-        # keys are read by looking every KEY_POLL_NS instead (they are stamped when read anyway).
+        # The loop blocks on the input queue, where GPIO presses land from their thread, so a
+        # press wakes it at once. SDL's own event wait polls (a few % of a core doing nothing),
+        # so keys are read by looking every KEY_POLL_NS instead (they are stamped when read).
         if self.opts.source != "keyboard":
             step = BOX_POLL_NS
         elif now - self._last_output < HOT_NS or self.held or self.menu_down is not None:
             step = KEY_POLL_NS  # cards are moving: keys are read (and stamped) often
         else:
             step = QUIET_KEY_POLL_NS
-        timeout_ns = min(wait_ns, step)
-        if timeout_ns <= 0:
-            return
-        # the last moments before a judgement or a card are watched, not slept (wait_for)
-        until = now + timeout_ns
-        spin = self.opts.spin_ns if due is not None and until >= due else 0
-        self._woken = wait_for(self.inputs.inbox, until, spin, self.clock.now_ns)
+        return now + min(wait_ns, step), due
 
     # --- inputs ---------------------------------------------------------------------------
-    def _on_event(self, ev: Any, t: int) -> None:
+    def handle_event(self, ev: Any, t: int) -> None:
         pg = self.pg
         self._dirty = True
         if ev.type == pg.QUIT:
-            self.running = False
+            self._running = False
             return
         if ev.type in (pg.KEYDOWN, pg.KEYUP):
             if ev.type == pg.KEYDOWN and ev.key == pg.K_F1:
@@ -498,10 +194,10 @@ class App:
                 return
             press = self.keyboard.handle(ev, t) if self.keyboard is not None else None
             if press is not None:
-                self._on_press(press, t)
+                self.press(press, t)
         elif ev.type == pg.MOUSEBUTTONDOWN and self.mode in ("menu", "pause"):
             # a click chooses the highlighted item (left button) or steps it back (right button)
-            self._menu_action(self.menu.choose(-1 if getattr(ev, "button", 1) == 3 else 1))
+            self.menu_action(self.menu.choose(-1 if getattr(ev, "button", 1) == 3 else 1))
         elif ev.type == pg.MOUSEWHEEL and self.mode in ("menu", "pause"):
             (self.menu.prev if ev.y > 0 else self.menu.next)()
 
@@ -516,9 +212,9 @@ class App:
             elif ev.key == pg.K_UP:
                 self.menu.prev()
             elif ev.key in (pg.K_RETURN, pg.K_KP_ENTER, pg.K_RIGHT, pg.K_SPACE):
-                self._menu_action(self.menu.choose())
+                self.menu_action(self.menu.choose())
             elif ev.key == pg.K_LEFT:
-                self._menu_action(self.menu.choose(-1))
+                self.menu_action(self.menu.choose(-1))
             else:
                 return False
             self.last_input = self.clock.now_ns()
@@ -538,13 +234,13 @@ class App:
                     break
             now = self.clock.now_ns()
             if isinstance(item, Press):
-                self._on_press(item, now)
+                self.press(item, now)
             elif isinstance(item, (Stuck, Unstuck)) and self.match is not None:
                 self.match.table.submit(item, now)
         if self.inputs.gpio is not None:
             self.inputs.gpio.poll(self.clock.now_ns())
 
-    def _on_press(self, press: Press, arrival: int) -> None:
+    def press(self, press: Press, arrival: int) -> None:
         self.last_input = arrival
         self._dirty = True
         if press.station == MENU_STATION:
@@ -599,12 +295,13 @@ class App:
             self._choose_current()
             return
         if self.mode in ("menu", "pause"):
-            self._menu_action(self.menu.choose())
+            self.menu_action(self.menu.choose())
         elif self.mode == "over":
             self._start_game()
 
     # --- states ---------------------------------------------------------------------------
-    def _menu_action(self, action: str | None) -> None:
+    def menu_action(self, action: str | None) -> None:
+        """Do what the menu's chosen item says (start, resume, quit_game, quit, shutdown)."""
         if action == "start":
             self._start_game()
         elif action == "resume":
@@ -613,7 +310,7 @@ class App:
             self._end_match()
             self._to_menu()
         elif action == "quit":
-            self.running = False
+            self._running = False
         elif action == "shutdown":
             self._shutdown()
         if action is None and self.sounds is not None:
@@ -629,8 +326,8 @@ class App:
         self._end_match()
         self.mode = "attract"
         self.joined = []
-        self.match = Match(self.opts, self.clock, [], attract=True, feed_factory=self._feed_for,
-                           on_item=self._sound_and_leds)
+        self.match = self.box.new_match([], attract=True, feed_factory=self._feed_for,
+                                        on_item=self._sound_and_leds)
         self.shown = set()
 
     def _feed_for(self, table: Table) -> Any:
@@ -640,8 +337,8 @@ class App:
         self._end_match()
         if not self.joined and not self.opts.all_bots and self.opts.source == "keyboard":
             self.joined = [0]  # the laptop's own player: station 1's keys
-        self.match = Match(self.opts, self.clock, sorted(self.joined), feed_factory=self._feed_for,
-                           script=self.inputs.script, on_item=self._sound_and_leds)
+        self.match = self.box.new_match(sorted(self.joined), feed_factory=self._feed_for,
+                                        on_item=self._sound_and_leds)
         self.mode = "game"
         self.shown = set()
         self.private = False
@@ -666,15 +363,15 @@ class App:
             self._message_until = self.clock.now_ns() + 2500 * MS
             return
         self.message = ["shutdown.now"]
-        self._draw()
+        self.draw()
         try:
             subprocess.run(shlex.split(self.opts.shutdown_command), check=False, timeout=30)
         except (OSError, subprocess.SubprocessError) as e:
             log.error("shutdown command %r failed: %s", self.opts.shutdown_command, e)
-        self.running = False
+        self._running = False
 
     # --- time -----------------------------------------------------------------------------
-    def _tick(self, now: int) -> None:
+    def tick(self, now: int) -> None:
         for station, t0 in list(self.held.items()):
             if station not in self.hold_done and now - t0 >= HOLD_NS:
                 self.hold_done.add(station)
@@ -797,7 +494,7 @@ class App:
             self.chooser_cursor = 0
 
     # --- drawing --------------------------------------------------------------------------
-    def _scene(self) -> Any:
+    def scene(self) -> Any:
         sc = self.sc
         size = self.display.size
         lang = self.opts.settings.lang
@@ -843,7 +540,7 @@ class App:
                 for s in table.seats if not s.bot and s.station in DEFAULT_KEYS]
         return " · ".join(keys + [tr(lang, "keys.menu")]) + "\n" + tr(lang, "keys.note")
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
         # Build a scene only when something happened (an input, the table's output, a new mode)
         # or a refresh is due (banners that expire): an idle box costs next to nothing.
         now = self.clock.now_ns()
@@ -854,7 +551,7 @@ class App:
         self._dirty = False
         self._drawn_state = state
         self._next_refresh = now + REFRESH_NS
-        scene = self._scene()
+        scene = self.scene()
         if scene == self.last_scene:
             return
         dirty = self.renderer.draw(scene, self.display.surface)
@@ -871,4 +568,4 @@ class App:
                     match.runner.shown(k, t_flip)  # the presenter: Shown after the first flip
 
 
-__all__ = ["App", "Options", "run_headless", "run_virtual_fallback", "Inputs", "Match"]
+__all__ = ["App", "HOLD_NS"]

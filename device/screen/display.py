@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
@@ -28,8 +28,9 @@ class DisplayUnavailable(RuntimeError):
 class Display:
     """An open window or fullscreen panel."""
 
-    def __init__(self, fullscreen: bool) -> None:
+    def __init__(self, fullscreen: bool, now: Callable[[], int] = time.monotonic_ns) -> None:
         self.fullscreen = fullscreen
+        self._now = now
 
     @property
     def surface(self) -> pygame.Surface:
@@ -43,13 +44,13 @@ class Display:
         return self.surface.get_size()
 
     def flip(self, dirty: Sequence[pygame.Rect] | None = None) -> int:
-        """Show the frame (only ``dirty`` rectangles when given); returns ``monotonic_ns()`` taken
+        """Show the frame (only ``dirty`` rectangles when given); returns the box's clock read
         right after, i.e. when the frame was handed to the screen."""
         if dirty is None:
             pygame.display.flip()
         elif dirty:
             pygame.display.update(list(dirty))
-        return time.monotonic_ns()
+        return self._now()
 
     def save(self, path: str) -> None:
         """The current frame as an image file (PNG by the name's extension)."""
@@ -65,9 +66,11 @@ INVISIBLE = ("offscreen", "dummy")
 
 
 def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str | None = None,
-                 title: str = "slapbox", resizable: bool = False) -> Display:
+                 title: str = "slapbox", resizable: bool = False,
+                 now: Callable[[], int] = time.monotonic_ns) -> Display:
     """Open a ``size`` window (fullscreen: the desktop's size) with SDL video ``driver`` (None: SDL's
-    choice, or $SDL_VIDEODRIVER). Raises DisplayUnavailable with a one-line reason."""
+    choice, or $SDL_VIDEODRIVER); ``now`` is the box's clock, read after each flip. Raises
+    DisplayUnavailable with a one-line reason."""
     w, h = size
     if not fullscreen and (w < MIN_SIZE[0] or h < MIN_SIZE[1]):
         raise ValueError(f"window {w}x{h} is too small (expected at least {MIN_SIZE[0]}x{MIN_SIZE[1]})")
@@ -98,4 +101,4 @@ def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str
     except pygame.error as e:
         pygame.display.quit()
         raise DisplayUnavailable(str(e)) from None
-    return Display(fullscreen)
+    return Display(fullscreen, now)

@@ -2,23 +2,22 @@
 outputs, and plays the bots' hands and minds.
 
 Virtual time (`run_virtual`): jump from deadline to deadline; a whole game takes milliseconds and
-comes out the same every time. Real time is the screen's main loop (device.screen.app), built on the same
-`Runner.dispatch`.
+comes out the same every time. Real time is the one real-time loop (`device.table.loop`), for
+the screen app and the headless box alike, built on the same `Runner.step`.
 """
 
 from __future__ import annotations
 
 import queue
-import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
 from device.bots.hands import SlapBot
 from device.bots.minds import RuleBot
-from device.clock import SPIN_NS, Clock, VirtualClock, wait_for
+from device.clock import SPIN_NS, Clock, VirtualClock
 from device.inputs.press import Press
 from device.inputs.script import ScriptedPress
+from device.table.loop import Notify, run_loop
 from device.table.table import DecisionNeeded, Shown, Table, ToShow
 
 MS = 1_000_000
@@ -114,38 +113,16 @@ class Runner:
             self.dispatch(t)
         self.dispatch(clock.now_ns())
 
-    def run_realtime(self, inbox: queue.SimpleQueue | None = None, *, until_ns: int | None = None,
-                     stop: Callable[[], bool] = lambda: False, tick_ns: int | None = None,
-                     on_tick: Callable[[int], None] | None = None,
-                     spin_ns: int = SPIN_NS) -> None:
-        """The real-time loop without a screen: block on the input queue until the next deadline,
-        then deliver, advance and dispatch. ``on_tick`` runs at least every ``tick_ns`` (the
-        service's watchdog, a frame). The last ``spin_ns`` before a table deadline (a judgement,
-        a card) are watched rather than slept (`device.clock.wait_for`)."""
-        clock = self.clock
-        table = self.table
-        real_time_switch_interval()
-        while table.game.outcome() is None and not stop():
-            now = clock.now_ns()
-            if until_ns is not None and now >= until_ns:
-                break
-            self.step(now, inbox)
-            if on_tick is not None:
-                on_tick(now)
-            due = table.next_deadline()
-            deadlines = [t for t in (due, clock.next_deadline(), until_ns) if t is not None]
-            if tick_ns is not None:
-                deadlines.append(now + tick_ns)
-            deadline = min(deadlines) if deadlines else now + 50 * MS
-            if inbox is None:
-                wait_ns = deadline - clock.now_ns()
-                if wait_ns > 0:
-                    time.sleep(wait_ns / 1e9)
-                continue
-            item = wait_for(inbox, deadline, spin_ns if deadline == due else 0, clock.now_ns)
-            if item is not None:
-                table.submit(item, clock.now_ns())
-        self.dispatch(clock.now_ns())
+    def run_realtime(self, inbox: queue.SimpleQueue[Any] | None = None, *,
+                     until_ns: int | None = None, stop: Callable[[], bool] = lambda: False,
+                     tick_ns: int | None = None, on_tick: Callable[[int], object] | None = None,
+                     spin_ns: int = SPIN_NS, notifier: Notify | None = None) -> None:
+        """The headless box on the real clock: the one real-time loop (`device.table.loop`)
+        driving this game until it ends, ``stop()`` says so, or ``until_ns``. ``on_tick`` runs
+        at least every ``tick_ns``."""
+        run_loop(_Headless(self, inbox, until_ns, stop, tick_ns, on_tick), self.clock, inbox,
+                 spin_ns=spin_ns, notifier=notifier)
+        self.dispatch(self.clock.now_ns())
 
     def step(self, now: int, inbox: queue.SimpleQueue | None = None) -> None:
         """One pass of the loop: inputs that arrived, due timers (bots, scripts), the table."""
@@ -156,22 +133,44 @@ class Runner:
                 except queue.Empty:
                     break
                 self.table.submit(item, now)
-        run_due = getattr(self.clock, "run_due", None)
-        if run_due is not None:
-            run_due(now)
+        self.clock.run_due(now)
         self.dispatch(now)
         self.table.advance(now)
         self.dispatch(now)
 
 
-def real_time_switch_interval(seconds: float = 0.0005) -> None:
-    """Let the main loop take the GIL back within ``seconds`` when it wakes for a deadline.
+class _Headless:
+    """The loop's part without a screen: inputs to the table, due timers, the table itself."""
 
-    The input threads (gpiozero's callbacks, the serial reader) hold the GIL while they stamp and
-    enqueue; with Python's default 5 ms switch interval a judgement due now could wait that long.
-    """
-    if sys.getswitchinterval() > seconds:
-        sys.setswitchinterval(seconds)
+    ready = True  # nothing to draw: up as soon as it runs
+
+    def __init__(self, runner: Runner, inbox: queue.SimpleQueue[Any] | None, until_ns: int | None,
+                 stop: Callable[[], bool], tick_ns: int | None,
+                 on_tick: Callable[[int], object] | None) -> None:
+        self.runner, self.inbox, self.until_ns = runner, inbox, until_ns
+        self.stop, self.tick_ns, self.on_tick = stop, tick_ns, on_tick
+
+    @property
+    def running(self) -> bool:
+        runner = self.runner
+        if runner.table.game.outcome() is not None or self.stop():
+            return False
+        return self.until_ns is None or runner.clock.now_ns() < self.until_ns
+
+    def step(self, now_ns: int, woken: Any | None = None) -> None:
+        if woken is not None:
+            self.runner.table.submit(woken, now_ns)
+        self.runner.step(now_ns, self.inbox)
+        if self.on_tick is not None:
+            self.on_tick(now_ns)
+
+    def wake_at(self, now_ns: int) -> tuple[int, int | None]:
+        due = self.runner.table.next_deadline()
+        deadlines = [t for t in (due, self.runner.clock.next_deadline(), self.until_ns) if t is not None]
+        if self.tick_ns is not None:
+            deadlines.append(now_ns + self.tick_ns)
+        until = min(deadlines) if deadlines else now_ns + 50 * MS
+        return until, due
 
 
 class _Deliver:

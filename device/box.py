@@ -1,0 +1,272 @@
+"""The composition root: the config and the command line become settings, backends are chosen by
+name, and the one clock is made here and handed down.
+
+`slapbox play` comes here. Everything is chosen once: the input backend (keyboard | gpio |
+script:FILE), the screen (an SDL window, fullscreen kmsdrm, or none), sound, LEDs, the journal's
+folder, the clock. Nothing below builds its own clock or picks its own backend: the screen app
+(`device.screen.app`), the headless loop and the games receive what they use from here, so a test
+can build the whole box on a virtual clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.clock import SPIN_NS, Clock, MonotonicClock, VirtualClock
+from device.config.schema import Config, ms_to_ns
+from device.inputs.script import ScriptedPress
+from device.journal.journal import default_dir
+from device.journal.resume import resume_newest
+from device.screen.menu import TEMPOS, Settings
+from device.service.notify import Notifier
+from device.table.arbiter import ArbiterSettings
+from device.table.match import FeedFactory, Match, OnItem, result_line
+from device.table.runner import Runner
+from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
+from device.table.table import TableSettings, assign_seats
+
+log = logging.getLogger("slapbox")
+MS = 1_000_000
+
+
+@dataclass
+class Options:
+    """What `slapbox play` was asked for (config merged with the command line)."""
+
+    settings: Settings
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = False
+    driver: str = ""
+    source: str = "keyboard"
+    seed: int | None = None
+    packs: list[list[int]] | None = None
+    journal: str = ""  # "" default dir, "none", or a folder
+    service: bool = False
+    headless: bool = False
+    start_now: bool = False  # straight into a game (no menu): --preset/--deal/--players given
+    all_bots: bool = False   # every seat a bot (watch them play)
+    shutdown_command: str = "systemctl poweroff"
+    idle_attract_ns: int = 90_000 * MS
+    spin_ns: int = SPIN_NS  # [service] spin_ms: see device.clock.wait_for
+    resume: bool = False     # go on with the newest unfinished game of the journal folder
+    arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
+    timing: dict[str, Any] = field(default_factory=dict)
+    pins: dict[str, Any] = field(default_factory=dict)
+
+
+def table_settings(opts: Options) -> TableSettings:
+    """The table's timings: the menu's tempo over the config's [timing] (defaults: TableSettings)."""
+    t, d = opts.timing, TableSettings()
+    if opts.settings.tempo in TEMPOS:
+        tempo = ms_to_ns(TEMPOS[opts.settings.tempo])
+    else:  # "custom": the config's or the command line's milliseconds
+        tempo = ms_to_ns(t["tempo_ms"]) if "tempo_ms" in t else d.tempo_ns
+
+    def ns(key: str, default: int) -> int:
+        return ms_to_ns(t[key]) if key in t else default
+    return TableSettings(flip_mode=opts.settings.flip_mode, tempo_ns=tempo,
+                         tempo_speedup=float(t.get("tempo_speedup", d.tempo_speedup)),
+                         tempo_min_ns=min(tempo, ns("tempo_min_ms", d.tempo_min_ns)),
+                         auto_flip_timeout_ns=ns("auto_flip_timeout_ms", d.auto_flip_timeout_ns),
+                         first_card_ns=ns("first_card_ms", d.first_card_ns),
+                         pile_pause_ns=ns("pile_pause_ms", d.pile_pause_ns))
+
+
+def arbiter_settings(cfg: Config) -> ArbiterSettings:
+    t = cfg.section("timing")
+    return ArbiterSettings(settle_ns=ms_to_ns(t["settle_ms"]), tie_ns=ms_to_ns(t["tie_window_ms"]),
+                           grace_ns=ms_to_ns(t["grace_ms"]), release_ns=ms_to_ns(t["release_ms"]),
+                           stuck_ns=ms_to_ns(t["stuck_ms"]),
+                           collect_delay_ns=ms_to_ns(t["collect_delay_ms"]))
+
+
+def journal_folder(opts: Options) -> Path | None:
+    if opts.journal == "none":
+        return None
+    return Path(opts.journal) if opts.journal else default_dir(service=opts.service)
+
+
+# --- input backends, chosen by name ---------------------------------------------------------
+class Inputs:
+    """The stations' buttons from one backend; presses land in ``inbox`` (the thread boundary)."""
+
+    def __init__(self, source: str, opts: Options, clock: Clock, wake: Any = None) -> None:
+        self.source = source
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.gpio = None
+        self.keyboard = None
+        self.script: list | None = None
+        self._wake = wake
+        if source == "gpio":
+            from device.inputs.gpio import GpioInputs, StationPins, make_factory
+            pins = opts.pins
+            stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
+            self.gpio = GpioInputs(stations, self._sink, menu_pin=pins.get("menu"),
+                                   factory=make_factory(pins.get("factory", "lgpio")), clock=clock,
+                                   release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns)
+        elif source.startswith("script:"):
+            from device.inputs.script import load_script
+            self.script = load_script(source.split(":", 1)[1])
+        elif source != "keyboard":
+            raise ValueError(f"input {source!r}: expected keyboard, gpio or script:FILE")
+
+    def _sink(self, item: Any) -> None:
+        # Runs on gpiozero's callback thread: only enqueue, then wake the main loop.
+        self.inbox.put(item)
+        if self._wake is not None:
+            self._wake()
+
+    def stations(self) -> int:
+        if self.gpio is not None:
+            return len(self.gpio.stations)
+        return 8
+
+    def set_led(self, station: int, on: bool) -> None:
+        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
+            self.gpio.set_led(station, on)
+
+    def blink(self, station: int, times: int, on_ns: int) -> None:
+        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
+            self.gpio.blink(station, times=times, on_ns=on_ns)
+
+    def close(self) -> None:
+        if self.gpio is not None:
+            self.gpio.close()
+
+
+
+# --- the box: what every part receives -------------------------------------------------------
+class Box:
+    """The box's parts, built once: the clock, the inputs, the journal folder, and the games."""
+
+    def __init__(self, opts: Options, *, clock: Clock | None = None,
+                 wake: Callable[[], None] | None = None) -> None:
+        self.opts = opts
+        self.clock: Clock = clock if clock is not None else MonotonicClock()
+        self.inputs = Inputs(opts.source, opts, self.clock, wake=wake)
+        self.folder = journal_folder(opts)
+
+    def plan(self, stations: list[int], *, attract: bool = False) -> GameSpec:
+        """The next game: the menu's settings, the joined stations in seats, bots in the rest."""
+        from device.rules.presets import PRESETS
+        opts, s = self.opts, self.opts.settings
+        players = max(s.players, len(stations)) if not attract else s.players
+        if opts.packs is not None and not attract:
+            players = len(opts.packs)
+        preset = PRESETS[s.preset]
+        players = max(preset.min_players, min(players, preset.max_players))
+        seats = assign_seats(players, [] if attract else stations, opts.names, bots="free",
+                             level=s.level)
+        seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
+        return GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
+                        opts.arbiter, table_settings(opts))
+
+    def new_match(self, stations: list[int], *, attract: bool = False,
+                  feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
+                  headless: bool = False) -> Match:
+        """A game starts now: journaled (unless attract mode), the script's presses scheduled."""
+        return Match.start(self.plan(stations, attract=attract), self.clock,
+                           None if attract else self.folder, attract=attract,
+                           feed_factory=feed_factory, on_item=on_item, headless=headless,
+                           script=None if attract else self.inputs.script)
+
+    def resume_match(self, *, feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
+                     headless: bool = False) -> Match | None:
+        """The game a crash or a power cut stopped, if any (headless: it goes on at once)."""
+        taken = resume_newest(self.folder, self.clock.now_ns(), unpause=headless)
+        if taken is None:
+            return None
+        return Match(taken.spec, taken.table, taken.journal, self.clock, feed_factory=feed_factory,
+                     on_item=on_item, headless=headless, resumed=True)
+
+    def close(self) -> None:
+        self.inputs.close()
+
+
+def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
+    """`slapbox play --headless`: the real clock, no screen; bots fill free seats."""
+    # No window, so no keyboard: the buttons come from GPIO or a script, bots fill the other seats.
+    box = Box(opts, clock=clock)
+    inputs = box.inputs
+    stations: list[int] = []
+    if inputs.gpio is not None:
+        stations = list(range(inputs.stations()))
+    elif inputs.script:
+        stations = sorted({p.station for p in inputs.script if p.station >= 0})
+    match = box.resume_match(headless=True) if opts.resume else None
+    if match is None:
+        match = box.new_match(stations, headless=True)
+    print(f"slapbox play --headless: {'resumed ' if match.resumed else ''}{match.spec.preset}, "
+          f"{len(match.table.seats)} seats, seed {match.spec.seed}"
+          + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
+    notifier = Notifier()  # systemd: ready now, then alive from the loop (the watchdog)
+    try:
+        match.runner.run_realtime(inputs.inbox, tick_ns=500 * MS, spin_ns=opts.spin_ns, notifier=notifier)
+    except KeyboardInterrupt:
+        print("slapbox play: stopped", flush=True)
+        return 130
+    finally:
+        notifier.stopping()
+        notifier.close()
+        match.close()
+        box.close()
+    print(result_line(match.table), flush=True)
+    return 0
+
+
+def run_virtual_fallback(opts: Options, reason: str) -> int:
+    """No display could open: say so in one line and play a bots' game in virtual time."""
+    print(f"slapbox play: no display ({reason}); playing a bots' game in virtual time instead",
+          flush=True)
+    s = opts.settings
+    seats = assign_seats(s.players, [], opts.names, bots="free", level=s.level)
+    options = dict(s.options)
+    options.setdefault("max_rounds", 2000)
+    spec = GameSpec(s.preset, opts.seed if opts.seed is not None else 1, seats, options, opts.packs,
+                    opts.arbiter, table_settings(opts))
+    clock = VirtualClock(0)
+    table = make_table(spec, start_ns=0)
+    Runner(table, clock, hands=bot_hands(table), minds=bot_minds(table)).run_virtual()
+    game = table.game
+    print(f"{s.preset}, {len(seats)} bots, seed {spec.seed}: {result_line(table)} after "
+          f"{game.cards} cards, {game.tricks} tricks, {game.rounds} turns", flush=True)
+    return 0
+
+
+def run_screen(opts: Options) -> int:
+    """The screen app on the real clock: a window (developer mode) or the panel (the box)."""
+    from device.screen.display import DisplayUnavailable, open_display
+    clock = MonotonicClock()
+    try:
+        screen = open_display(opts.size, fullscreen=opts.fullscreen, driver=opts.driver or None,
+                              now=clock.now_ns)
+    except DisplayUnavailable as e:
+        return run_virtual_fallback(opts, e.reason)
+    from device.screen.app import App
+    from device.screen.sound import Sounds
+    from device.table.loop import run_loop
+    app = App(opts, screen, clock=clock, sounds=Sounds.open(opts.settings.volume / 100))
+    notifier = Notifier()  # systemd's watchdog: a loop that freezes gets the box restarted
+    try:
+        run_loop(app, clock, app.inputs.inbox, spin_ns=opts.spin_ns, notifier=notifier)
+    finally:
+        notifier.stopping()
+        notifier.close()
+        app.close()
+    return 0
+
+
+def run(opts: Options) -> int:
+    """`slapbox play` once its options are known."""
+    return run_headless(opts) if opts.headless else run_screen(opts)
+
+
+__all__ = ["Options", "Box", "Inputs", "table_settings", "arbiter_settings", "journal_folder",
+           "run", "run_headless", "run_screen", "run_virtual_fallback"]
