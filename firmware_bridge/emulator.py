@@ -284,7 +284,9 @@ class Emulator:
         self.base_raw = _raw_ns()
         self.offset_us = self.args.offset_us
         stations = [(2 * s, 2 * s + 1, 20 + s) for s in range(self.args.stations)]
-        self.device = P.Device(self.rng.getrandbits(32), stations, menu_pin=28)
+        # a boot id is random at every boot, never from the seed: a restarted emulator is a reset
+        boot_id = int.from_bytes(os.urandom(4), "little")
+        self.device = P.Device(boot_id, stations, menu_pin=28)
         self.device.take_tx()  # the boot hello goes nowhere: no host yet
         self.levels = (1 << 17) - 1  # every button up
 
