@@ -103,7 +103,7 @@ class FrameError(ValueError):
     """A frame or message that cannot be read; the message says what was wrong and what was expected."""
 
     def __init__(self, kind, message):
-        ValueError.__init__(self, message)
+        super().__init__(message)  # MicroPython's ValueError has no __init__ to call by name
         self.kind = kind
 
 
