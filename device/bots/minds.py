@@ -7,19 +7,22 @@ random stream, on which only ``random()`` is called.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from random import Random
 from typing import Any, Protocol
 
 from device.rules.actions import Action, PickUp, Play, Ready, Reveal, Swap, Target
+from device.rules.base import Game
 from device.rules.cards import ACE
-from device.rules.rng import randbelow
+from device.rules.norvegienne import NorvegienneGame
+from device.rules.rng import Streams, randbelow
 
 TWO, TEN = 2, 10
 SPECIALS = (TWO, TEN, ACE)
 
 
 class Player(Protocol):
-    def choose(self, game: Any, seat: int) -> Action: ...
+    def choose(self, game: Game, seat: int) -> Action: ...
 
 
 def up_value(r: int) -> int:
@@ -34,7 +37,7 @@ class RandomBot:
     def __init__(self, rng: Random) -> None:
         self.rng = rng
 
-    def choose(self, game: Any, seat: int) -> Action:
+    def choose(self, game: Game, seat: int) -> Action:
         actions = game.legal_actions()
         if not actions:
             raise ValueError(f"RandomBot: seat {seat} has nothing to do (the game is over or not its move)")
@@ -49,12 +52,14 @@ class RuleBot:
     def __init__(self, rng: Random) -> None:
         self.rng = rng
 
-    def choose(self, game: Any, seat: int) -> Action:
+    def choose(self, game: Game, seat: int) -> Action:
         actions = game.legal_actions()
         if not actions:
             raise ValueError(f"RuleBot: seat {seat} has nothing to do (the game is over or not its move)")
         if len(actions) == 1:
             return actions[0]
+        if not isinstance(game, NorvegienneGame):
+            raise TypeError(f"RuleBot: decides only norvegienne, not {game.preset}")
         view = game.view(seat)
         if view["phase"] == "swap":
             return self._swap(actions, view)
@@ -90,7 +95,9 @@ class RuleBot:
         """The seat with the fewest cards is closest to winning: it gets the pile."""
         def held(s: int) -> int:
             info = view["seats"][s]
-            return info["hand"] + len(info["up"]) + info["down"]
+            hand: int = info["hand"]
+            down: int = info["down"]
+            return hand + len(info["up"]) + down
         fewest = min(held(a.target) for a in targets)
         tied = [a for a in targets if held(a.target) == fewest]
         return tied[0] if len(tied) == 1 else tied[randbelow(self.rng, len(tied))]
@@ -102,9 +109,9 @@ class RuleBot:
             for a in plays:
                 if a.cards[0] >> 2 == r and len(a.cards) == 1:
                     return a
-        for a in actions:
-            if isinstance(a, Reveal):
-                return a
+        for action in actions:
+            if isinstance(action, Reveal):
+                return action
         return next(a for a in actions if isinstance(a, PickUp))
 
     @staticmethod
@@ -124,7 +131,7 @@ class RuleBot:
         return plays[0]
 
 
-def make_players(kinds: list[str], streams: Any) -> list[Player]:
+def make_players(kinds: Sequence[str], streams: Streams) -> list[Player]:
     """Players by name (``rule`` or ``random``), seat ``i`` drawing from stream ``bot:i``."""
     players: list[Player] = []
     for seat, kind in enumerate(kinds):
@@ -137,9 +144,11 @@ def make_players(kinds: list[str], streams: Any) -> list[Player]:
     return players
 
 
-def decider(players: list[Player]) -> Any:
+def decider(players: Sequence[Player]) -> Callable[[Game], Action]:
     """A ``decide(game)`` for ``Game.play_out``: asks the player of the seat to move."""
-    def decide(game: Any) -> Action:
+    def decide(game: Game) -> Action:
         seat = game.current_seat()
+        if seat is None:
+            raise ValueError("decide: no seat is to move (the game is over, or the table collects)")
         return players[seat].choose(game, seat)
     return decide

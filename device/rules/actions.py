@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +82,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
-def action_to_dict(action: Action) -> dict:
-    d = {"type": type(action).__name__, "seat": action.seat}
+def action_to_dict(action: Action) -> dict[str, Any]:
+    d: dict[str, Any] = {"type": type(action).__name__, "seat": action.seat}
     for field in type(action).__dataclass_fields__:
         if field != "seat":
             value = getattr(action, field)
@@ -89,7 +91,8 @@ def action_to_dict(action: Action) -> dict:
     return d
 
 
-def action_from_dict(d: dict) -> Action:
+def action_from_dict(d: Mapping[str, Any]) -> Action:
     cls = ACTION_TYPES[d["type"]]
-    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "type"}
+    kwargs: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
+                              for k, v in d.items() if k != "type"}
     return cls(**kwargs)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from device.errors import SlapboxError
 from device.rules.actions import Action, Collect, Slap
 from device.rules.events import Event, Termination
+from device.rules.slaps import SlapPattern
 
 if TYPE_CHECKING:
     from device.rules.rng import Streams
@@ -39,13 +40,13 @@ class Game(abc.ABC):
     ``tricks`` (times a pile was collected) and ``rounds`` (bataille/paix rounds, or turns).
     """
 
-    preset: ClassVar[str]
+    #: the preset this game plays (a class may play several: bataille and paix)
+    preset: str
     family: ClassVar[Family]
     #: the game waits for a seat's choice at every turn (norvégienne); the others only lay
     has_decisions: ClassVar[bool] = False
     #: face cards set challenges (the table counts the longest chain of them)
     has_challenges: ClassVar[bool] = False
-    cards: int
     tricks: int
     rounds: int
     options: dict[str, Any]
@@ -66,6 +67,12 @@ class Game(abc.ABC):
     dealt: list[list[int]] | None = None
     #: what happened while the game was set up (deals, burns), before any action
     start_events: list[Event] = []
+
+    @property
+    @abc.abstractmethod
+    def cards(self) -> int:
+        """Cards moved from a pack onto the table. Read-only to the game's users: a game keeps it
+        as a plain counter (``cards: int = 0`` in its class body, counted up) or computes it."""
 
     @abc.abstractmethod
     def current_seat(self) -> int | None:
@@ -106,7 +113,7 @@ class Game(abc.ABC):
         """Whether ``seat`` still plays (it holds cards, or may win some back)."""
         return self.card_counts()[seat] > 0
 
-    def slappable_at(self, card: int) -> str | None:
+    def slappable_at(self, card: int) -> SlapPattern | None:
         """The slap pattern the pile showed while card number ``card`` was on top, or None (a
         game without slapping: always None)."""
         return None

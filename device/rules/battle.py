@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from device.rules import cards as cardlib
@@ -20,21 +20,17 @@ _RANK_OF = bytes((c >> 2) for c in range(256))
 class _Entry:
     """One seat's cards in one stage: face-down cards, then the face-up card.
 
-    ``up`` is None when the seat had no card left and kept its previous face-up card (``kept``),
-    which stays where it lies on the table (RULES Decision).
+    ``card`` is the card that counts for this seat in this stage. ``up`` is the face-up card laid
+    in it, or None when the seat had no card left and ``kept`` its previous face-up card, which
+    counts again and stays where it lies on the table (RULES Decision).
     """
 
-    __slots__ = ("down", "up", "kept")
+    __slots__ = ("card", "down", "up")
 
-    def __init__(self, down: list[int], up: int | None, kept: int | None = None) -> None:
+    def __init__(self, down: list[int], card: int, *, kept: bool = False) -> None:
         self.down = down
-        self.up = up
-        self.kept = kept
-
-    @property
-    def card(self) -> int:
-        """The card that counts for this seat in this stage."""
-        return self.up if self.up is not None else self.kept  # type: ignore[return-value]
+        self.card = card
+        self.up: int | None = None if kept else card
 
 
 class BattleGame(Game):
@@ -47,11 +43,12 @@ class BattleGame(Game):
     """
 
     family: ClassVar[Family] = "battle"
+    cards: int = 0
 
     def seat_in_play(self, seat: int) -> bool:
         return self._in_play[seat]
 
-    def __init__(self, preset: str, options: dict[str, Any], packs: list[list[int]],
+    def __init__(self, preset: str, options: dict[str, Any], packs: Sequence[Sequence[int]],
                  streams: Streams) -> None:
         if preset not in ("bataille", "paix"):
             raise ValueError(f"BattleGame plays 'bataille' or 'paix', not {preset!r}")
@@ -61,7 +58,7 @@ class BattleGame(Game):
                     raise cardlib.DealError(
                         f"deal: pack {seat} holds card {c!r}, which {preset} cannot compare "
                         "(expected cards of rank 2..A or a joker)")
-        self.preset = preset  # type: ignore[misc]  # base declares it per class; one class plays both
+        self.preset = preset
         self.options = {**PRESETS[preset].defaults, **options}
         self.streams = streams
         self.peace = preset == "paix"
@@ -168,7 +165,7 @@ class BattleGame(Game):
             for seat, e in stage.items():
                 view[seat] = {"down": list(e.down), "up": e.up}
                 if e.up is None:
-                    view[seat]["kept"] = e.kept
+                    view[seat]["kept"] = e.card
             table.append(view)
         snap.update({
             "preset": self.preset,
@@ -208,7 +205,7 @@ class BattleGame(Game):
             events.append(Laid(seat, up))
         else:
             # RULES Decision: no card left, so the seat's previous face-up card counts here too.
-            stage[seat] = _Entry([], None, self._table[-2][seat].card)
+            stage[seat] = _Entry([], self._table[-2][seat].card, kept=True)
         self._next += 1
         if self._next == len(self._joiners):
             self._resolve(events)

@@ -28,13 +28,14 @@ from device.rules.events import (
     Laid,
     LockedOut,
     Owes,
+    PileReason,
     PileWon,
     SeatBack,
     SeatOut,
     WrongSlap,
 )
 from device.rules.rng import Streams
-from device.rules.slaps import slap_pattern
+from device.rules.slaps import SlapPattern, slap_pattern
 
 MAX_SEATS = 8
 ATTEMPTS = {JACK: 1, QUEEN: 2, KING: 3, ACE: 4, JOKER: 5}
@@ -58,6 +59,9 @@ def _position_key(packs: Sequence[deque[int]], turn: int, flags: tuple[int, ...]
 
 
 _WRONG_SLAP_PAY = {"pot-2": 2, "pot-1": 1, "lockout": 0, "none": 0}
+_SLAP_REASON: dict[SlapPattern, PileReason] = {
+    "doubles": "slap:doubles", "sandwich": "slap:sandwich", "top-bottom": "slap:top-bottom",
+    "marriage": "slap:marriage", "tens": "slap:tens"}
 
 
 class ChallengeGame(Game):
@@ -71,7 +75,7 @@ class ChallengeGame(Game):
 
     def __init__(self, preset: str, options: dict[str, Any], packs: Sequence[Sequence[int]],
                  streams: Streams, *, slapping: bool = True) -> None:
-        self.preset = preset  # type: ignore[misc]
+        self.preset = preset
         self.options = dict(options)
         self.streams = streams
         self.slapping = slapping and "slaps" in options
@@ -90,7 +94,7 @@ class ChallengeGame(Game):
         self.pile: list[int] = []
         self.pot: list[int] = []
         self.pile_base = 0  # the `cards` count when the pile was last empty
-        self._pile_patterns: list[str | None] = []  # slap pattern after each card of the pile
+        self._pile_patterns: list[SlapPattern | None] = []  # slap pattern after each card of the pile
         self.turn = 0
         self.owed = 0  # attempts the seat whose turn it is still has to lay
         self.challenger: int | None = None  # the seat whose face card set the current challenge
@@ -102,8 +106,8 @@ class ChallengeGame(Game):
         self._outcome: Outcome | None = None
         self._seen: set[bytes] | None = None if self.slapping else set()
         # Brent's cycle finder, used by play_out from the first card (see _brent_step):
-        # [saved key, saved turn, saved len(pack 0), power, lam] or None.
-        self._brent: list | None = None
+        # (saved key, saved turn, saved len(pack 0), power, lam) or None.
+        self._brent: tuple[bytes, int, int, int, int] | None = None
 
         events: list[Event] = []
         self.start_events = events
@@ -111,13 +115,13 @@ class ChallengeGame(Game):
             self._finish(Outcome("draw", None), events)
             return
         if not self.in_play[0]:
-            self.turn = self._next(0)  # type: ignore[assignment]
+            self.turn = self._next(0)
         if not self._settle(events):
             self._trick_started(events)
 
     # --- the interface -------------------------------------------------------------------
     @property
-    def cards(self) -> int:  # type: ignore[override]
+    def cards(self) -> int:
         return self.laid + self.paid
 
     def current_seat(self) -> int | None:
@@ -149,13 +153,13 @@ class ChallengeGame(Game):
         cards = [c for p in self.packs for c in p]
         return cards + self.pile + self.pot
 
-    def slappable(self) -> str | None:
+    def slappable(self) -> SlapPattern | None:
         """The pattern the pile shows now (None: a slap now is a wrong slap)."""
         if not self.slapping or not self._pile_patterns:
             return None
         return self._pile_patterns[-1]
 
-    def slappable_at(self, card: int) -> str | None:
+    def slappable_at(self, card: int) -> SlapPattern | None:
         """The pattern the pile showed just after card number ``card`` was laid, if that card is
         still on the pile (None otherwise: a slap on it is wrong, or comes too late)."""
         i = card - self.pile_base - 1
@@ -193,7 +197,9 @@ class ChallengeGame(Game):
         source = s
         if not self.packs[s]:
             # Only a paying seat that can borrow is ever left to lay from an empty pack.
-            source = self._lender(s)  # type: ignore[assignment]
+            lender = self._lender(s)
+            assert lender is not None, "a seat with no card lays only when it can borrow"
+            source = lender
         c = self.packs[source].popleft()
         self._put(c)
         events.append(Laid(s, c, borrowed_from=None if source == s else source))
@@ -208,8 +214,8 @@ class ChallengeGame(Game):
             if previous is not None and self.last_card_out and not self.packs[previous]:
                 self._out(previous, events)  # its challenge was answered: settled against it
                 nxt = self._next(s)
-            self.turn = nxt  # type: ignore[assignment]
-            if nxt is not None:
+            self.turn = nxt
+            if nxt != s:  # else s is the last seat in play: _after makes it win
                 events.append(Owes(nxt, attempts))
         elif self.owed:
             self.owed -= 1
@@ -225,7 +231,7 @@ class ChallengeGame(Game):
             self.rounds += 1
             if self.last_card_out and not self.packs[s]:
                 self._out(s, events)
-            self.turn = self._next(s)  # type: ignore[assignment]
+            self.turn = self._next(s)
 
     def _put(self, c: int) -> None:
         self.pile.append(c)
@@ -246,13 +252,15 @@ class ChallengeGame(Game):
         return None
 
     def _challenge_won(self, events: list[Event]) -> None:
-        self.collector = self.challenger
+        winner = self.challenger
+        assert winner is not None, "a challenge is won only while one is owed"
+        self.collector = winner
         self.owed = 0
         self._paying = False
-        events.append(CollectPending(self.collector))  # type: ignore[arg-type]
+        events.append(CollectPending(winner))
 
     # --- piles ---------------------------------------------------------------------------
-    def _take_pile(self, seat: int, reason: str, events: list[Event]) -> None:
+    def _take_pile(self, seat: int, reason: PileReason, events: list[Event]) -> None:
         """``seat`` puts the pile, then the pot, under its pack (a trick if the pile had cards)."""
         n_pile, n_pot = len(self.pile), len(self.pot)
         pack = self.packs[seat]
@@ -266,7 +274,7 @@ class ChallengeGame(Game):
             self.tricks += 1
         events.append(PileWon(seat, reason, n_pile, n_pot))
 
-    def _collect(self, seat: int, reason: str, events: list[Event]) -> None:
+    def _collect(self, seat: int, reason: PileReason, events: list[Event]) -> None:
         self._take_pile(seat, reason, events)
         self.collector = self.challenger = None
         self.owed = 0
@@ -315,7 +323,7 @@ class ChallengeGame(Game):
                 raise IllegalAction(f"card {k} is no longer on the pile (the pile was won since)")
             pattern = self.slappable_at(k)
         if pattern is not None:
-            self._collect(seat, "slap:" + pattern, events)
+            self._collect(seat, _SLAP_REASON[pattern], events)
             return
         pack = self.packs[seat]
         pay = min(_WRONG_SLAP_PAY[self.wrong_slap], len(pack))
@@ -344,14 +352,15 @@ class ChallengeGame(Game):
         events.append(Joined(seat))
 
     # --- seats and the end ---------------------------------------------------------------
-    def _next(self, s: int) -> int | None:
-        """The next seat clockwise after ``s`` that is still in play."""
+    def _next(self, s: int) -> int:
+        """The next seat clockwise after ``s`` that is still in play; ``s`` itself when no other
+        seat is (then the game is settled before anyone lays again)."""
         n = len(self.in_play)
         for i in range(1, n):
             t = (s + i) % n
             if self.in_play[t]:
                 return t
-        return None
+        return s
 
     def _out(self, seat: int, events: list[Event]) -> None:
         self.in_play[seat] = False
@@ -374,7 +383,7 @@ class ChallengeGame(Game):
                     self.rounds += 1
                 self._challenge_won(events)
             else:
-                self.turn = self._next(s)  # type: ignore[assignment]
+                self.turn = self._next(s)
             if self.in_play[s]:
                 self._out(s, events)
             if self._settle(events):
@@ -430,9 +439,11 @@ class ChallengeGame(Game):
         if self._seen is not None and self.laid == 0 and len(self._seen) == 1 and self._outcome is None:
             key = next(iter(self._seen))
             self._seen = None
-            self._brent = [key, self.turn, len(self.packs[0]), 1, 0]
+            self._brent = (key, self.turn, len(self.packs[0]), 1, 0)
         self._run(None)
-        return self._outcome  # type: ignore[return-value]
+        outcome = self._outcome
+        assert outcome is not None, "with no trick to stop at, _run plays to the end"
+        return outcome
 
     def _run(self, stop_tricks: int | None) -> None:
         """The simulator's loop; stops at the end, or at the trick start ``stop_tricks``."""
@@ -458,7 +469,7 @@ class ChallengeGame(Game):
             playing = [t for t in range(n) if self.in_play[t]]
             nxt = [0] * n
             for t in range(n):
-                nxt[t] = self._next(t)  # type: ignore[call-overload]
+                nxt[t] = self._next(t)
             flags = tuple(64 + f for f in self.in_play)
             p0, p1 = packs[0], packs[-1]
             brent = self._brent
@@ -467,7 +478,9 @@ class ChallengeGame(Game):
             # Without slaps the pile only grows until it is won, so `laid` is derived from it.
             laid_before_pile = self.laid - len(pile)
             rounds, tricks = self.rounds, self.tricks
-            owed, challenger, turn = self.owed, self.challenger, self.turn
+            owed, turn = self.owed, self.turn
+            # The challenger's seat, -1 for none: read only while a challenge is owed (owed > 0).
+            challenger = -1 if self.challenger is None else self.challenger
             set_owed = owed + 1 if self._paying else owed  # what the challenge asked (for _paying)
             collector = None
             stop = limit - 1
@@ -478,7 +491,7 @@ class ChallengeGame(Game):
                 c = pack.popleft()
                 a = attempts_of[c]
                 if a:
-                    if owed and last_card_out and not packs[challenger]:  # type: ignore[index]
+                    if owed and last_card_out and not packs[challenger]:
                         pack.appendleft(c)  # not laid after all: the full path settles it
                         break
                     pile.append(c)
@@ -493,7 +506,7 @@ class ChallengeGame(Game):
                         continue
                     rounds += 1
                     winner = challenger
-                    won = packs[winner]  # type: ignore[index]
+                    won = packs[winner]
                     won.extend(pile)
                     if not all(packs[t] for t in playing):
                         # Someone is out: let the full path collect. Undo the inline extend.
@@ -504,8 +517,8 @@ class ChallengeGame(Game):
                     laid_before_pile += len(pile)
                     pile.clear()
                     tricks += 1
-                    challenger = None
-                    turn = winner  # type: ignore[assignment]
+                    challenger = -1
+                    turn = winner
                     if brent is not None:  # _brent_step, inlined
                         b_lam += 1
                         if turn == b_turn and len(p0) == b_len0:
@@ -534,11 +547,11 @@ class ChallengeGame(Game):
                     rounds += 1
                     turn = nxt[turn]
             self.laid, self.rounds, self.tricks = laid_before_pile + len(pile), rounds, tricks
-            self.owed, self.challenger, self.turn = owed, challenger, turn
+            self.owed, self.challenger, self.turn = owed, None if challenger < 0 else challenger, turn
             self._paying = 0 < owed < set_owed
             self.pile_base = laid_before_pile
             if brent is not None:
-                self._brent = [b_key, b_turn, b_len0, b_power, b_lam]
+                self._brent = (b_key, b_turn, b_len0, b_power, b_lam)
             if collector == -1:
                 self._finish(Outcome("loop", None), scratch)
             elif collector == -2:
@@ -560,7 +573,7 @@ class ChallengeGame(Game):
         if b_lam == b_power:
             b_key = _position_key(self.packs, self.turn, flags)
             b_turn, b_len0, b_power, b_lam = self.turn, len(self.packs[0]), b_power * 2, 0
-        self._brent = [b_key, b_turn, b_len0, b_power, b_lam]
+        self._brent = (b_key, b_turn, b_len0, b_power, b_lam)
         return False
 
     def _first_repeat(self, period: int, events: list[Event]) -> None:
@@ -604,7 +617,7 @@ class ChallengeGame(Game):
         })
         return snap
 
-    def state_key(self) -> tuple:
+    def state_key(self) -> tuple[object, ...]:
         """Everything that decides the rest of the game (for tests comparing two runs)."""
         return (tuple(tuple(p) for p in self.packs), tuple(self.pile), tuple(self.pot),
                 tuple(self.in_play), tuple(self.locked), self.turn, self.owed, self.challenger,

@@ -62,9 +62,10 @@ class NorvegienneGame(Game):
     (``Target``), the target that must answer the Ace or pick up, or the seat whose turn it is.
     """
 
-    preset: ClassVar[str] = "norvegienne"
+    preset = "norvegienne"
     family: ClassVar[Family] = "shedding"
     has_decisions: ClassVar[bool] = True
+    cards: int = 0
 
     def seat_in_play(self, seat: int) -> bool:
         return self.in_play[seat]
@@ -95,7 +96,7 @@ class NorvegienneGame(Game):
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.up: list[list[int]] = [[] for _ in range(players)]
         self.down: list[list[int]] = [[] for _ in range(players)]
-        self.stock: list[int] = []
+        self.stock = []  # typed by __init__: list[int], top card first
         self.pile: list[int] = []  # bottom first, top card last
         self.burned: list[int] = []
         self.phase = "swap"

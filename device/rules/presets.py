@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from device.errors import SlapboxError
-from device.rules.base import Game
+from device.rules.base import Family, Game
 from device.rules.cards import DealError, deal, make_deck, parse_deal, shuffle
 from device.rules.rng import Streams
+from device.rules.slaps import SlapPattern
 
-SLAP_PATTERNS = ("doubles", "sandwich", "top-bottom", "marriage", "tens")
+SLAP_PATTERNS: tuple[SlapPattern, ...] = ("doubles", "sandwich", "top-bottom", "marriage", "tens")
 CHALLENGE = ("bataille-corse", "strip-jack-naked", "egyptian-ratscrew")
 BATTLE = ("bataille", "paix")
 SHEDDING = ("norvegienne",)
 PRESET_NAMES = CHALLENGE + BATTLE + SHEDDING
+#: how an option's value is checked (``OptionSpec.check``)
+OptionKind = Literal["choice", "bool", "int", "int-or-none", "patterns"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class OptionSpec:
 
     name: str
     presets: tuple[str, ...]
-    kind: str  # "choice", "bool", "int", "int-or-none", "patterns"
+    kind: OptionKind
     choices: tuple[Any, ...] = ()
     low: int | None = None
     high: int | None = None
@@ -53,14 +56,20 @@ class OptionSpec:
             if ok:
                 return tuple(p for p in SLAP_PATTERNS if p == "doubles" or p in value)
         elif self.kind == "int":
-            ok = isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
+            ok = self._in_range(value)
         else:  # int-or-none
             if value is None or value == "none":
                 return None
-            ok = isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
+            ok = self._in_range(value)
         if not ok:
             raise ValueError(f"expected {self.describe()}, got {value!r}")
         return value
+
+    def _in_range(self, value: Any) -> bool:
+        """A whole number (not a bool) from ``low`` to ``high``; a number option declares both."""
+        low, high = self.low, self.high
+        assert low is not None and high is not None, f"option {self.name}: a number option needs low and high"
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 ALL_CHALLENGE = CHALLENGE
@@ -96,7 +105,7 @@ OPTIONS: dict[str, OptionSpec] = {o.name: o for o in (
 @dataclass(frozen=True)
 class Preset:
     name: str
-    family: str  # challenge | battle | shedding
+    family: Family
     min_players: int
     max_players: int
     defaults: dict[str, Any] = field(default_factory=dict)

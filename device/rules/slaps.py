@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from device.rules.cards import ACE, ANY_NUMBER, KING, QUEEN
+
+#: the slap patterns of RULES.md (the ``slaps`` option names them)
+SlapPattern = Literal["doubles", "sandwich", "top-bottom", "marriage", "tens"]
 
 
 def _tens_value(r: int) -> int:
@@ -14,7 +18,7 @@ def _tens_value(r: int) -> int:
     return 1 if r == ACE else 0
 
 
-def slap_pattern(pile: Sequence[int], patterns: Sequence[str]) -> str | None:
+def slap_pattern(pile: Sequence[int], patterns: Sequence[str]) -> SlapPattern | None:
     """The first pattern of ``patterns`` that the pile shows, or None.
 
     Rank 0 (a number card whose value does not matter) never matches anything.
@@ -27,18 +31,18 @@ def slap_pattern(pile: Sequence[int], patterns: Sequence[str]) -> str | None:
     for p in patterns:
         if p == "doubles":
             if top == second and top != ANY_NUMBER:
-                return p
+                return "doubles"
         elif p == "sandwich":
             if n >= 3 and top == pile[-3] >> 2 and top != ANY_NUMBER:
-                return p
+                return "sandwich"
         elif p == "top-bottom":
             if n >= 3 and top == pile[0] >> 2 and top != ANY_NUMBER:
-                return p
+                return "top-bottom"
         elif p == "marriage":
             if {top, second} == {KING, QUEEN}:
-                return p
+                return "marriage"
         elif p == "tens":
             a, b = _tens_value(top), _tens_value(second)
             if a and b and a + b == 10:
-                return p
+                return "tens"
     return None
