@@ -32,6 +32,6 @@ mkdir -p "$dest"
 # a package.json of its own, so npm never climbs to a parent folder's
 [ -f "$dest/package.json" ] || echo '{"name": "slapbox-bridge-tests", "private": true}' > "$dest/package.json"
 if ! npm install --prefix "$dest" --no-audit --no-fund --loglevel=error "$pkg@$version" </dev/null >/dev/null; then
-  echo "tests/setup.d/bridge.sh: npm could not install $pkg@$version (no network or registry?); the MicroPython tests will be skipped" >&2
+  echo "tests/setup.d/bridge.sh: npm could not install $pkg@$version into $dest (expected access to the npm registry)" >&2
   exit 4
 fi
