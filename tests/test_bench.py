@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from device.bench import lateness as bench_lateness
 from device.bench import press as bench_press
-from device.bench.press import ARCADE, Bounce
+from device.bench import press_path, scenarios
+from device.bench.scenarios import ARCADE, Bounce
 
 
 def test_every_press_of_the_arbiter_benchmark_is_judged_once():
-    script, made = bench_press.make_script(200, 8, ARCADE, seed=3)
-    _, per_press, counts = bench_press.run_arbiter(script, 8, timed=True)
+    script, made = scenarios.make_script(200, 8, ARCADE, seed=3)
+    _, per_press, counts = press_path.run_arbiter(script, 8, timed=True)
     assert counts["presses"] == made >= 200  # the last card's slappers may go past 200
     assert counts["award"] + counts["wrong"] + counts["ignored"] == counts["presses"]
     assert len(per_press) == counts["presses"]
@@ -17,12 +18,12 @@ def test_every_press_of_the_arbiter_benchmark_is_judged_once():
 
 
 def test_every_press_through_the_table_is_judged_once_and_replays_identically():
-    spec = bench_press.table_spec(seed=2)
-    edges = bench_press.plan_table(200, Bounce(20, 20), seed=2, spec=spec)
+    spec = scenarios.table_spec(seed=2)
+    edges = press_path.plan_table(200, Bounce(20, 20), seed=2, spec=spec)
     assert edges == sorted(edges)
     for journal in ("none", "memory", "file"):
-        untimed = bench_press.run_table(edges, spec, journal=journal, timed=False)
-        timed = bench_press.run_table(edges, spec, journal=journal, timed=True)
+        untimed = press_path.run_table(edges, spec, journal=journal, timed=False)
+        timed = press_path.run_table(edges, spec, journal=journal, timed=True)
         for r in (untimed, timed):
             assert r.presses == 200
             assert r.judged == r.presses == r.award + r.wrong + r.ignored
@@ -55,10 +56,10 @@ def test_lateness_storm_judges_every_press_once():
 
 def test_games_that_end_are_replaced_and_both_passes_judge_the_same():
     # two packs of one 5: every second card is a double and games end every few cards
-    spec = bench_press.table_spec("55/55", seed=2)
-    edges = bench_press.plan_table(300, Bounce(3, 3), seed=2, spec=spec)
-    untimed = bench_press.run_table(edges, spec, timed=False)
-    timed = bench_press.run_table(edges, spec, timed=True)
+    spec = scenarios.table_spec("55/55", seed=2)
+    edges = press_path.plan_table(300, Bounce(3, 3), seed=2, spec=spec)
+    untimed = press_path.run_table(edges, spec, timed=False)
+    timed = press_path.run_table(edges, spec, timed=True)
     assert timed.games > 100
     # the untimed pass also starts the game after the last one (nothing is left to play in it)
     assert untimed.games - timed.games in (0, 1)
@@ -71,7 +72,7 @@ def test_games_that_end_are_replaced_and_both_passes_judge_the_same():
 def test_the_storm_scenario_makes_about_the_presses_asked_and_judges_each_once():
     spec, edges, what = bench_press.scenario("storm", 400, ARCADE, seed=1)
     assert "storm" in what and edges == sorted(edges)
-    r = bench_press.run_table(edges, spec, timed=False)
+    r = press_path.run_table(edges, spec, timed=False)
     assert 300 <= r.presses <= 500
     assert r.judged == r.presses == r.award + r.wrong + r.ignored
     assert r.award > 0 and r.wrong > 0 and r.games == 1

@@ -1,6 +1,6 @@
 """Footprint of `slapbox play` in a real window: start to first frame, CPU and memory.
 
-``python -m device.bench.app`` starts Xvfb (when no DISPLAY is set and Xvfb is installed), then runs
+``slapbox bench app`` starts Xvfb (when no DISPLAY is set and Xvfb is installed), then runs
 ``slapbox play`` twice as a separate process and reads /proc:
 - busy: four bots playing bataille corse (``--bots all``) for ``--seconds``: CPU % of one core and
   peak resident memory (VmHWM);
@@ -64,7 +64,7 @@ def measure(args: list[str], env: dict[str, str], seconds: float,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m device.bench.app", description=__doc__,
+    ap = argparse.ArgumentParser(prog="slapbox bench app", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=20.0, help="how long each run is watched (20)")
     ap.add_argument("--window", default="800x480")

@@ -1,6 +1,6 @@
 """Benchmark: the rule-based norvégienne bot against a random legal player over seeded 2-seat games.
 
-``python -m device.bench.bots --games 1000`` prints the rule bot's win rate. Game ``i`` uses
+``slapbox bench bots --games 1000`` prints the rule bot's win rate. Game ``i`` uses
 seed ``first_seed + i``; the rule bot sits in seat 0 in even games and in seat 1 in odd ones.
 The match itself is pure (no clock); only ``main`` prints.
 """
@@ -50,7 +50,7 @@ def match(games: int, first_seed: int = 0, options: dict[str, Any] | None = None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.bench.bots",
+    parser = argparse.ArgumentParser(prog="slapbox bench bots",
                                      description="RuleBot against a random legal player, 2 seats.")
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")

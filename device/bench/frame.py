@@ -6,7 +6,7 @@ table and the feed and draws it with one Renderer (dirty rectangles, as the app 
 are rendered once before timing, as the app should at start-up. Wall-clock and CPU time are both
 reported: on a busy machine the wall-clock tail is the scheduler's, not the frame's.
 
-    python -m device.bench.frame [--frames 500] [--size 800x480 --size 480x320]
+    slapbox bench frame [--frames 500] [--size 800x480 --size 480x320]
 """
 
 from __future__ import annotations
@@ -101,11 +101,11 @@ def _size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 800x480, got {text!r}") from None
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m device.bench.frame", description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="slapbox bench frame", description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500)
     parser.add_argument("--size", type=_size, action="append", help="WxH (repeatable; default 800x480 and 480x320)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for size in args.size or [(800, 480), (480, 320)]:
         r = bench(size, args.frames)
         print(f"{size[0]}x{size[1]}: {int(r['frames'])} frames; build p50 {r['build_p50_ms']:.2f} ms "

@@ -1,6 +1,6 @@
 """Measures how late slap judgements are made under the real clock, during a storm of presses.
 
-``python -m device.bench.lateness`` (or ``slapbox bench lateness``): a bataille-corse table (8 human
+``slapbox bench lateness`` (or ``slapbox bench lateness``): a bataille-corse table (8 human
 seats on stations 0-7, the deal of `device.bench.press`) driven by
 ``Runner(table, MonotonicClock()).run_realtime(inbox, until_ns=...)``, the box's headless main
 loop. A feeder thread plays the GPIO callback thread: it sleeps until each scripted edge's time,
@@ -28,10 +28,18 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from random import Random
 from typing import Any
 
-from device.bench.press import ARCADE, DEAL, STORM_OPTIONS, STORM_TABLE, Bounce, percentile, storm, table_spec
+from device.bench.scenarios import (
+    ARCADE,
+    DEAL,
+    STORM_OPTIONS,
+    STORM_TABLE,
+    Bounce,
+    percentile,
+    storm,
+    table_spec,
+)
 from device.clock import SPIN_NS, MonotonicClock
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
@@ -222,7 +230,7 @@ def report(res: LatenessResult, stations: int, journal: str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m device.bench.lateness", description=__doc__,
+    ap = argparse.ArgumentParser(prog="slapbox bench lateness", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=20.0,
                     help="length of the storm (20: about 1,450 judgements, so that p99 is not "

@@ -1,80 +1,36 @@
-"""Measure speed: `bench engine` (cards per second per preset), `bench press`, `bench bots`.
+"""Measure speed: `slapbox bench TARGET [its options]` (`slapbox bench TARGET --help` lists them).
 
-Benchmarks print figures; they never pass or fail on a time (machines are shared and noisy).
+engine: cards/s of every preset through the rules engine; press: CPU cost of the press path
+(debounce, arbiter, table, journal); lateness: how late slaps are judged on the real clock during
+a storm of presses; frame: time to build and draw a busy game frame; app: start-up, CPU and memory
+of `slapbox play` in a real window; bots: the rule bot against a random player. Benchmarks print
+figures; they never pass or fail on a time (machines are shared and noisy).
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+import importlib
 
-from device.bots.minds import decider, make_players
-from device.rules.presets import PRESET_NAMES, PRESETS, new_game
-
-RECORD_DEAL = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"  # 8,344 cards, 1,164 tricks
-TARGETS = ("engine", "press", "lateness", "bots")
+#: target -> the module whose ``main(argv) -> int`` runs it (all under device.bench, apart from
+#: the product's code)
+TARGETS: dict[str, str] = {
+    "engine": "device.bench.engine",
+    "press": "device.bench.press",
+    "lateness": "device.bench.lateness",
+    "frame": "device.bench.frame",
+    "app": "device.bench.app",
+    "bots": "device.bench.bots",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", choices=TARGETS, metavar="TARGET",
-                        help="engine: cards/s of every preset through the rules engine; press: CPU "
-                             "cost of the press path (debounce + arbiter, and through a real table), "
-                             "presses/s and time per press; lateness: how late slaps are judged "
-                             "under the real clock during a storm of presses; bots: rule bot vs "
-                             "random")
-    parser.add_argument("--seconds", type=float, default=1.0, metavar="S",
-                        help="time spent on each measurement (default 1); lateness: the storm's "
-                             "length (default 20 s)")
-    parser.add_argument("--players", type=int, default=2, metavar="N", help="seats (default 2)")
-
-
-def bench_engine(seconds: float, players: int) -> list[str]:
-    """Whole games with nobody slapping (the simulator's loop), seeded 0, 1, 2 ..."""
-    lines = [f"{'preset':<18} {'games':>6} {'cards':>9} {'cards/s':>11}   (players={players}, "
-             f"~{seconds:g} s each, games built and played)"]
-    for preset in PRESET_NAMES:
-        n = max(PRESETS[preset].min_players, min(players, PRESETS[preset].max_players))
-        games = cards = 0
-        elapsed = 0.0
-        while elapsed < seconds:
-            t0 = time.perf_counter()
-            game = new_game(preset, players=n, seed=games, slapping=False,
-                            options={"max_rounds": 20_000})
-            decide = None
-            if PRESETS[preset].family == "shedding":
-                decide = decider(make_players(["rule"] * n, game.streams))  # type: ignore[attr-defined]
-            game.play_out(decide)
-            elapsed += time.perf_counter() - t0
-            games += 1
-            cards += game.cards
-        lines.append(f"{preset:<18} {games:>6} {cards:>9} {cards / elapsed:>11,.0f}")
-    runs = []
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end or len(runs) < 5:
-        game = new_game("strip-jack-naked", deal_spec=RECORD_DEAL, slapping=False)
-        t0 = time.perf_counter()
-        game.play_out()
-        runs.append(time.perf_counter() - t0)
-    best, median = min(runs), statistics.median(runs)
-    lines.append(f"record deal (strip-jack-naked, {game.cards} cards, {game.tricks} tricks): "
-                 f"median {median * 1e3:.2f} ms = {game.cards / median:,.0f} cards/s; "
-                 f"best {best * 1e3:.2f} ms = {game.cards / best:,.0f} cards/s ({len(runs)} runs)")
-    return lines
+    parser.add_argument("target", choices=list(TARGETS), metavar="TARGET",
+                        help="what to measure: " + ", ".join(TARGETS))
+    parser.add_argument("options", nargs=argparse.REMAINDER, metavar="...",
+                        help="the target's own options (slapbox bench TARGET --help)")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.target == "engine":
-        for line in bench_engine(args.seconds, args.players):
-            print(line)
-        return 0
-    if args.target == "bots":
-        from device.bench.bots import main as botmatch
-        return botmatch(["--games", "1000"])
-    if args.target == "lateness":
-        from device.bench.lateness import main as bench_lateness
-        # the storm needs seconds to collect judgements: 20 s unless --seconds says otherwise
-        seconds = 20.0 if args.seconds == 1.0 else args.seconds
-        return bench_lateness(["--seconds", repr(seconds)])
-    from device.bench.press import main as bench_press
-    return bench_press([])
+    main = importlib.import_module(TARGETS[args.target]).main
+    return int(main(list(args.options)))
