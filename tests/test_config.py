@@ -303,7 +303,7 @@ def test_to_toml_documents_every_key(tmp_path: Path) -> None:
     lines = load_config(None).to_toml().splitlines()
     keys = [i for i, line in enumerate(lines) if line and not line.startswith(("#", "["))]
     others = sum(len(spec.fields) for name, spec in config.SCHEMA.sections.items() if name != "game")
-    assert len(keys) == len(config.GAME_FIELDS) - 1 + len(PRESETS["bataille-corse"].defaults) + others
+    assert len(keys) == len(config.SCHEMA.sections["game"].fields) - 1 + len(PRESETS["bataille-corse"].defaults) + others
     for i in keys:
         assert lines[i - 1].startswith("# "), lines[i]
     assert "[game.options]" in lines

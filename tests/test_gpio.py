@@ -168,11 +168,11 @@ def test_close_frees_the_pins_for_others() -> None:
 
 
 def test_bad_pin_maps_say_what_is_wrong() -> None:
-    with pytest.raises(GpioConfigError, match="GPIO17 is used twice"):
+    with pytest.raises(GpioConfigError, match=r"stations\[1\].led: pin 17 is already used by stations\[0\].slap"):
         check_pins([StationPins(17), StationPins(5, led=17)], None)
-    with pytest.raises(GpioConfigError, match="menu pin 40, expected a BCM GPIO number"):
+    with pytest.raises(GpioConfigError, match="menu: expected a BCM pin number from 2 to 27, got 40"):
         check_pins([StationPins(17)], 40)
-    with pytest.raises(GpioConfigError, match="9 stations, expected 1 to 8"):
+    with pytest.raises(GpioConfigError, match="9 stations: expected a list of 1 to 8"):
         check_pins([StationPins(i) for i in range(9)], None)
     with pytest.raises(GpioConfigError, match="expected lgpio or mock"):
         make_factory("pigpio")

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _window(text: str) -> tuple[int, int]:
-    from device.config.box import parse_size
+    from device.screen.config import parse_size
     from device.rules.presets import OptionError
     try:
         return parse_size(text)
@@ -52,8 +52,9 @@ def _window(text: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.config.box import parse_size
     from device.config.schema import load_config
+    from device.screen.config import parse_size
+    from device.table.config import TEMPO_MS
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
     from device.box import Options, arbiter_settings
@@ -78,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
                 timing["tempo_ms"] = float(args.tempo)
             except ValueError:
                 raise OptionError(f"--tempo: expected slow, normal, fast or milliseconds, got {args.tempo!r}") from None
-            if not 50 <= timing["tempo_ms"] <= 10_000:
-                raise OptionError(f"--tempo: expected 50 to 10000 ms, got {args.tempo}")
+            low, high = TEMPO_MS
+            if not low <= timing["tempo_ms"] <= high:
+                raise OptionError(f"--tempo: expected {low} to {high} ms, got {args.tempo}")
             tempo = "custom"
     elif "tempo_ms" in cfg.section("timing").given:
         tempo = "custom"

@@ -23,17 +23,17 @@ import re
 import textwrap
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from device.errors import SlapboxError
-from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
 
 DEFAULT_PATH = "/etc/slapbox/config.toml"
 ENV_VAR = "SLAPBOX_CONFIG"
 
 # Modules that call register_section() at import; add a line when a part of the program gets one.
-SECTION_MODULES: list[str] = ["device.config.box"]
+SECTION_MODULES: list[str] = ["device.table.config", "device.screen.config", "device.inputs.config",
+                              "device.service.config"]
 
 Check = Callable[[Any], Any]
 ErrorFn = Callable[[str, str], None]  # (key relative to the section, reason)
@@ -93,9 +93,9 @@ class Field:
             return "one of " + ", ".join(show(c) for c in self.choices)
         rng = ""
         if self.low is not None and self.high is not None:
-            rng = f" from {_num(self.low)} to {_num(self.high)}"
+            rng = f" from {num(self.low)} to {num(self.high)}"
         elif self.low is not None:
-            rng = f" >= {_num(self.low)}"
+            rng = f" >= {num(self.low)}"
         return {
             "bool": "true or false",
             "int": "a whole number" + rng,
@@ -126,15 +126,15 @@ class Field:
         if k == "bool":
             return isinstance(value, bool)
         if k == "int":
-            return _is_int(value)
+            return is_int(value)
         if k == "number":
-            return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+            return (is_int(value) or isinstance(value, float)) and math.isfinite(value)
         if k == "str":
             return isinstance(value, str)
         if k == "list[str]":
             return isinstance(value, list) and all(isinstance(v, str) for v in value)
         if k == "list[int]":
-            return isinstance(value, list) and all(_is_int(v) for v in value)
+            return isinstance(value, list) and all(is_int(v) for v in value)
         if k == "table":
             return isinstance(value, dict)
         return True
@@ -203,7 +203,7 @@ class Schema:
         if owners:
             hint = f" (did you mean {owners[0]}.{key}, under [{owners[0]}]?)"
         else:
-            hint = _did_you_mean(key, self.sections) or f"; sections are: {', '.join(self.sections)}"
+            hint = did_you_mean(key, self.sections) or f"; sections are: {', '.join(self.sections)}"
         return f"unknown {what}{hint}"
 
 
@@ -213,7 +213,7 @@ def _validate_section(spec: SectionSpec, raw: dict[str, Any], err: ErrorFn) -> S
     for key, value in raw.items():
         f = spec.field(key)
         if f is None:
-            err(f"{spec.name}.{key}", "unknown key" + _did_you_mean(key, [g.name for g in spec.fields]))
+            err(f"{spec.name}.{key}", "unknown key" + did_you_mean(key, [g.name for g in spec.fields]))
             continue
         try:
             given[key] = f.validate(value)
@@ -342,16 +342,16 @@ def _comment(doc: str) -> list[str]:
     return [f"# {line}".rstrip() for line in lines]
 
 
-def _did_you_mean(key: str, candidates: Iterable[str]) -> str:
+def did_you_mean(key: str, candidates: Iterable[str]) -> str:
     close = difflib.get_close_matches(key, list(candidates), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _num(x: float) -> str:
+def num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
@@ -426,143 +426,3 @@ def _program_schema() -> Schema:
         if importlib.util.find_spec(name) is not None:
             importlib.import_module(name)
     return SCHEMA
-
-
-# --- [game]: what is played, by whom ------------------------------------------------------------
-
-DEFAULT_NAMES = ["Anna", "Ben", "Chloé", "David", "Emma", "Farid", "Gaëlle", "Hugo"]
-NAME_MAX = 16  # what fits under a seat on the small screen
-
-
-def _check_names(names: list[str]) -> list[str]:
-    for n in names:
-        if not n.strip():
-            raise ValueError("a name cannot be empty")
-        if len(n) > NAME_MAX:
-            raise ValueError(f"names are at most {NAME_MAX} characters, got {n!r}")
-    seen: set[str] = set()
-    for n in names:
-        if n in seen:  # statistics and the leaderboard are keyed by name
-            raise ValueError(f"each name must be different, got {n!r} twice")
-        seen.add(n)
-    return names
-
-
-def _check_bots(value: Any) -> Any:
-    if value == "free":
-        return value
-    if isinstance(value, list) and all(_is_int(v) for v in value):
-        if len(set(value)) != len(value):
-            raise ValueError(f"each seat at most once, got {show(value)}")
-        return value
-    raise ValueError(f"expected 'free' or a list of seat numbers, got {show(value)}")
-
-
-def _check_seed(value: Any) -> Any:
-    if value == "random" or (_is_int(value) and value >= 0):
-        return value
-    raise ValueError(f"expected 'random' or a whole number >= 0, got {show(value)}")
-
-
-def _option_doc(key: str) -> str:
-    spec = OPTIONS[key]
-    return f"{spec.doc} ({spec.describe()})"
-
-
-def _validate_game(values: dict[str, Any], err: ErrorFn) -> None:
-    preset = values.get("preset")
-    players = values.get("players")
-    if preset is not None and players is not None:
-        p = PRESETS[preset]
-        if not p.min_players <= players <= p.max_players:
-            err("players", f"{preset} takes {p.min_players} to {p.max_players} players, got {players}")
-            players = None
-    bots = values.get("bots")
-    if isinstance(bots, list) and players is not None:
-        outside = [b for b in bots if not 0 <= b < players]
-        if outside:
-            err("bots", f"seats are numbered 0 to {players - 1} for {players} players, got {show(outside)}")
-    given = values.get("options")
-    if given is None:
-        return
-    options: dict[str, Any] = dict(PRESETS[preset].defaults) if preset is not None else {}
-    for key, value in given.items():
-        opt = OPTIONS.get(key)
-        if opt is None:
-            known = [k for k, o in OPTIONS.items() if preset is None or preset in o.presets]
-            hint = _did_you_mean(key, OPTIONS)
-            where = f" of {preset}" if preset is not None else ""
-            err(f"options.{key}", "unknown option" + (hint or f"; the options{where} are: {', '.join(known)}"))
-            continue
-        try:
-            checked = opt.check(value)
-        except ValueError as e:
-            err(f"options.{key}", str(e))
-            continue
-        if preset is not None and preset not in opt.presets:
-            err(f"options.{key}", f"does not apply to {preset} (it applies to {', '.join(opt.presets)})")
-            continue
-        options[key] = checked
-    # Written in the rule book's order, so `config show` reads like RULES.md's table.
-    values["options"] = {k: options[k] for k in OPTIONS if k in options}
-
-
-GAME_FIELDS = (
-    Field("preset", "str", "bataille-corse", "the game played (RULES.md's presets)", choices=PRESET_NAMES),
-    Field("players", "int", 4, "seats at the table, within the preset's range: "
-          + ", ".join(f"{p.name} {p.min_players}-{p.max_players}" for p in PRESETS.values()),
-          low=2, high=11),
-    Field("names", "list[str]", DEFAULT_NAMES, "player names by seat; seats beyond the list are called by number",
-          check=_check_names),
-    Field("bots", "any", "free", 'seats played by the box: a list of seat numbers (0 is the first), '
-          'or "free" for every seat no station joined', check=_check_bots),
-    Field("bot_level", "str", "normal", "how quick and clever the bots are", choices=("easy", "normal", "hard")),
-    Field("seed", "any", "random", 'the game seed (a whole number >= 0 replays the same deal), or "random"',
-          check=_check_seed),
-    Field("options", "table", {}, "the rule options of RULES.md's table; only those of the preset are accepted\n"
-          "(the preset's defaults are filled in)", key_doc=_option_doc),
-)
-
-register_section("game", GAME_FIELDS, "What is played and by whom.", validate=_validate_game)
-
-
-# --- [timing]: the arbiter's and the table's clocks (DESIGN.md) ---------------------------------
-
-def _validate_timing(values: dict[str, Any], err: ErrorFn) -> None:
-    tie, settle = values.get("tie_window_ms"), values.get("settle_ms")
-    if tie is not None and settle is not None and tie > settle:
-        # A tie contender stamped after the decision was taken could not be heard.
-        err("tie_window_ms", f"must not exceed settle_ms ({_num(settle)}), got {_num(tie)}")
-    low, tempo = values.get("tempo_min_ms"), values.get("tempo_ms")
-    if low is not None and tempo is not None and low > tempo:
-        err("tempo_min_ms", f"must not exceed tempo_ms ({_num(tempo)}), got {_num(low)}")
-    release, stuck = values.get("release_ms"), values.get("stuck_ms")
-    if release is not None and stuck is not None and stuck <= release:
-        err("stuck_ms", f"must exceed release_ms ({_num(release)}), got {_num(stuck)}")
-
-
-TIMING_FIELDS = (
-    Field("settle_ms", "number", 8, "after the first valid slap, wait this long for earlier-stamped presses "
-          "still in flight", low=0.1, high=100),
-    Field("tie_window_ms", "number", 1, "slaps this close to the first are a tie, decided by the rotating "
-          "priority (at most settle_ms)", low=0.01, high=50),
-    Field("grace_ms", "number", 500, "after a pile is won, presses are ignored for at least this long "
-          "(a lost race is not a wrong slap)", low=1, high=5000),
-    Field("release_ms", "number", 20, "a button must stay up this long to count as released "
-          "(bounce never makes a second press)", low=1, high=500),
-    Field("stuck_ms", "number", 3000, "a button held longer is ignored until released", low=500, high=60000),
-    Field("collect_delay_ms", "number", 800, "pause before a won challenge is collected; a valid slap "
-          "during it wins the pile instead", low=1, high=5000),
-    Field("tempo_ms", "number", 900, "time between two automatic flips", low=100, high=10000),
-    Field("tempo_speedup", "number", 0.0, "fraction by which the tempo shortens per won pile "
-          "(0 keeps it steady)", low=0, high=0.5),
-    Field("tempo_min_ms", "number", 350, "the tempo never gets shorter than this", low=50, high=10000),
-    Field("auto_flip_timeout_ms", "number", 4000, "a seat with a FLIP button that has not flipped after "
-          "this long has its card flipped by the box", low=500, high=60000),
-    Field("first_card_ms", "number", 1500, "from the start of a game to its first card", low=0, high=30000),
-    Field("pile_pause_ms", "number", 1200, "after a won pile, before the winner's first card (time to see "
-          "who won and by how much)", low=0, high=30000),
-)
-
-register_section("timing", TIMING_FIELDS, "Timings in milliseconds (fractions allowed); the arbiter's "
-                 "values are written in each journal header.", validate=_validate_timing)

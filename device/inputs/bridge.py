@@ -21,8 +21,7 @@ from device.clock import Clock
 from device.inputs.press import MENU_STATION, Press, Sink, Stuck, Unstuck, make_sink
 from firmware_bridge import protocol as P
 from firmware_bridge.clocksync import HostClocks
-from firmware_bridge.link import (BridgeConfig, BridgeEdge, BridgeStatus, BridgeURLError, Link,
-                                  source_of)
+from firmware_bridge.link import BridgeConfig, BridgeEdge, BridgeStatus, BridgeURLError, Link, source_of
 
 __all__ = ["BridgeInput", "BridgeStation", "BridgeStatus", "BridgeURLError", "BridgeConfigError"]
 

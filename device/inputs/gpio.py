@@ -37,6 +37,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from device.clock import Clock, Handle
 from device.errors import SlapboxError
 from device.inputs.debounce import RELEASE_NS, STUCK_NS, Debouncer
+from device.inputs.pins import ROLES, pin_map_problems
 from device.inputs.press import MENU_STATION, Sink, make_sink
 
 __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
@@ -44,8 +45,6 @@ __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "ma
 
 #: the MENU button is held 5 s on purpose (shutdown); only call it stuck much later
 MENU_STUCK_NS = 60_000_000_000
-#: BCM GPIO numbers a 40-pin header offers
-GPIO_RANGE = range(0, 28)
 
 
 class GpioConfigError(SlapboxError, ValueError):
@@ -62,23 +61,11 @@ class StationPins:
 
 
 def check_pins(stations: Sequence[StationPins], menu_pin: int | None) -> None:
-    """Raise `GpioConfigError` naming the first problem of a pin map."""
-    if not 1 <= len(stations) <= 8:
-        raise GpioConfigError(f"gpio: {len(stations)} stations, expected 1 to 8")
-    used: dict[int, str] = {}
-    wanted = [(f"station {i} {role}", getattr(sp, role))
-              for i, sp in enumerate(stations) for role in ("slap", "flip", "led")]
-    wanted.append(("menu", menu_pin))
-    for what, pin in wanted:
-        if pin is None:
-            if what.endswith("slap"):
-                raise GpioConfigError(f"gpio: {what} pin is missing, expected a GPIO number")
-            continue
-        if not isinstance(pin, int) or isinstance(pin, bool) or pin not in GPIO_RANGE:
-            raise GpioConfigError(f"gpio: {what} pin {pin!r}, expected a BCM GPIO number 0..27")
-        if pin in used:
-            raise GpioConfigError(f"gpio: GPIO{pin} is used twice ({used[pin]} and {what})")
-        used[pin] = what
+    """Raise `GpioConfigError` naming every problem of a pin map (`device.inputs.pins`)."""
+    table = [{role: getattr(sp, role) for role in ROLES} for sp in stations]
+    problems = pin_map_problems(table, menu_pin)
+    if problems:
+        raise GpioConfigError("\n".join(f"gpio: {key}: {reason}" for key, reason in problems))
 
 
 class StampedMockPin(MockPin):
