@@ -8,7 +8,7 @@ same fields; `typed` makes ``Stuck(0, "slap", 5) != Unstuck(0, "slap", 5)``, as 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["typed", "new"]
 
@@ -18,11 +18,11 @@ T = TypeVar("T", bound=type)
 new = tuple.__new__
 
 
-def _eq(self: tuple, other: object) -> bool:
-    return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+def _eq(self: tuple[Any, ...], other: object) -> bool:
+    return type(other) is type(self) and tuple.__eq__(self, other)
 
 
-def _ne(self: tuple, other: object) -> bool:
+def _ne(self: tuple[Any, ...], other: object) -> bool:
     return not _eq(self, other)
 
 

@@ -20,6 +20,7 @@ device_us=D`` (T on CLOCK_MONOTONIC, the box's clock), so a test can check the m
 from __future__ import annotations
 
 import argparse
+import functools
 import heapq
 import json
 import os
@@ -114,7 +115,7 @@ def load_script(path: str, stations: int) -> list[tuple[int, int, int, int]]:
         hold = _ns(d, "hold", where, 60 * MS)
         if hold <= 0:
             raise EmulatorError(f"{where}: hold_ms must be above 0")
-        out.append((t, -1 if bit == P.MENU_BIT else station, bit, hold))
+        out.append((t, station if isinstance(station, int) and bit != P.MENU_BIT else -1, bit, hold))
     out.sort()
     return out
 
@@ -322,7 +323,7 @@ class Emulator:
                     self.transport.write(f)  # no latency asked: on the line at once
                     continue
                 self._out_at = max(self._out_at, now + lat)
-                self.at(self._out_at, lambda f=f: self.transport.write(f))
+                self.at(self._out_at, functools.partial(self.transport.write, f))
 
     def _from_host(self, data: bytes) -> None:
         now = _raw_ns()
@@ -347,8 +348,8 @@ class Emulator:
         self.first_connection = raw
         mono0 = time.monotonic_ns() - (_raw_ns() - raw)
         for t, station, bit, hold in self.script:
-            self.at(raw + t, lambda s=station, b=bit, t=t: self._pin(s, b, 0, mono0 + t))
-            self.at(raw + t + hold, lambda b=bit: self._pin(None, b, 1, None))
+            self.at(raw + t, functools.partial(self._pin, station, bit, 0, mono0 + t))
+            self.at(raw + t + hold, functools.partial(self._pin, None, bit, 1, None))
         if self.args.reset_after is not None:
             self.at(raw + round(self.args.reset_after * 1e9), self._reset)
         if self.args.unplug_after is not None:

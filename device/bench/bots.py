@@ -37,7 +37,7 @@ def match(games: int, first_seed: int = 0, options: dict[str, Any] | None = None
         rule_seat = i % 2
         kinds = ["rule", "random"] if rule_seat == 0 else ["random", "rule"]
         game = new_game("norvegienne", players=2, seed=seed, options=options)
-        outcome = game.play_out(decider(make_players(kinds, game.streams)))  # type: ignore[attr-defined]
+        outcome = game.play_out(decider(make_players(kinds, game.streams)))
         turns += game.rounds
         limits += outcome.termination == "limit"
         if outcome.winner is None:

@@ -30,13 +30,13 @@ def bench_engine(seconds: float, players: int) -> list[str]:
                             options={"max_rounds": 20_000})
             decide = None
             if PRESETS[preset].family == "shedding":
-                decide = decider(make_players(["rule"] * n, game.streams))  # type: ignore[attr-defined]
+                decide = decider(make_players(["rule"] * n, game.streams))
             game.play_out(decide)
             elapsed += time.perf_counter() - t0
             games += 1
             cards += game.cards
         lines.append(f"{preset:<18} {games:>6} {cards:>9} {cards / elapsed:>11,.0f}")
-    runs = []
+    runs: list[float] = []
     end = time.perf_counter() + seconds
     while time.perf_counter() < end or len(runs) < 5:
         game = new_game("strip-jack-naked", deal_spec=RECORD_DEAL, slapping=False)

@@ -439,9 +439,8 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None,
         if stepped:
             # the table changes only when it is given something: like the runner's loop, ask
             # for its next deadline once per pass, not once per bouncing edge
-            nd = table.next_deadline()
-            if nd is None:
-                nd = _NEVER
+            due = table.next_deadline()
+            nd = _NEVER if due is None else due
             stepped = False
         if i < n_edges and pending[i][0] <= nd:
             arrival, stamp, s, level = e = pending[i]
@@ -492,10 +491,10 @@ def _drive(spec: GameSpec, edges: list[Edge], *, journal: str | None,
     # judge the presses still in flight (their deadlines are at most a settle time away)
     end = table.now_ns
     while True:
-        nd = table.next_deadline()
-        if nd is None or nd > end + settings.settle_ns + LATENCY_NS:
+        last = table.next_deadline()
+        if last is None or last > end + settings.settle_ns + LATENCY_NS:
             break
-        step(nd)
+        step(last)
     share.clear()
     for s in range(stations):
         if current[s] >= 0:

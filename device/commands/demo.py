@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
         return 0
-    names = {s.seat: s.name for s in table.seats}
+    names: dict[int | None, str] = {s.seat: s.name for s in table.seats}
     who = {"win": f"seat {outcome.winner} ({names.get(outcome.winner)}) wins",
            "draw": "a draw", "loop": "a loop: this deal never ends (a draw)",
            "limit": "round limit: " + (f"seat {outcome.winner} ({names.get(outcome.winner)}) has most cards"

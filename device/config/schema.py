@@ -57,7 +57,7 @@ def show(value: Any) -> str:
     if isinstance(value, dict):
         return "a table"
     if hasattr(value, "isoformat"):  # TOML dates and times
-        return value.isoformat()
+        return str(value.isoformat())
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(show(v) for v in value) + "]"
     return repr(value)
@@ -277,7 +277,8 @@ class Config:
 
     def __getattr__(self, name: str) -> Section:
         try:
-            return self.__dict__["_sections"][name]
+            section: Section = self.__dict__["_sections"][name]
+            return section
         except KeyError:
             raise AttributeError(f"no config section [{name}]") from None
 

@@ -71,6 +71,8 @@ def check_pins(stations: Sequence[StationPins], menu_pin: int | None) -> None:
 class StampedMockPin(MockPin):
     """A gpiozero mock pin whose edges carry a stamp chosen by the caller (for virtual time)."""
 
+    _state: bool
+
     def drive(self, level: int, t_ns: int) -> None:
         """Set the input to ``level`` (0 = pressed) as if the edge was stamped at ``t_ns``."""
         assert self._function == "input"

@@ -73,13 +73,15 @@ class KeyboardSource:
         if etype not in (self._down, self._up):
             return None
         key = getattr(event, "key", None)
-        hit = self._codes.get(key)  # type: ignore[arg-type]
+        if not isinstance(key, int):
+            return None
+        hit = self._codes.get(key)
         if hit is None:
             return None
         if etype == self._down:
             if key in self._held:
                 return None  # key repeat is never a second press
-            self._held.add(key)  # type: ignore[arg-type]
+            self._held.add(key)
             return Press(hit[0], hit[1], "press", t_ns, "keyboard")
-        self._held.discard(key)  # type: ignore[arg-type]
+        self._held.discard(key)
         return Press(hit[0], hit[1], "release", t_ns, "keyboard")

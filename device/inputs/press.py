@@ -41,7 +41,7 @@ def _int(d: Mapping[str, Any], key: str, what: str, low: int | None = None) -> i
 
 def _choice(d: Mapping[str, Any], key: str, what: str, choices: tuple[str, ...]) -> str:
     v = d.get(key)
-    if v not in choices:
+    if not isinstance(v, str) or v not in choices:
         raise PressFormatError(f"{what}: {key}={v!r}, expected one of {', '.join(choices)}")
     return v
 
@@ -122,7 +122,8 @@ class Unstuck(_ButtonFields):
 InputEvent = Union[Press, Stuck, Unstuck]
 Sink = Callable[[InputEvent], object]
 
-_KINDS: dict[str, type] = {"press": Press, "stuck": Stuck, "unstuck": Unstuck}
+_KINDS: dict[str, type[Press] | type[Stuck] | type[Unstuck]] = {
+    "press": Press, "stuck": Stuck, "unstuck": Unstuck}
 
 
 def event_from_dict(d: Mapping[str, Any]) -> InputEvent:
@@ -133,7 +134,7 @@ def event_from_dict(d: Mapping[str, Any]) -> InputEvent:
     if cls is None:
         raise PressFormatError(f"input event: kind={d.get('kind')!r}, "
                                f"expected one of {', '.join(_KINDS)}")
-    return cls.from_dict(d)  # type: ignore[no-any-return]
+    return cls.from_dict(d)
 
 
 def make_sink(target: queue.SimpleQueue[Any] | Sink) -> Sink:

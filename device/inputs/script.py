@@ -30,20 +30,43 @@ class ScriptedPress:
         return Press(self.station, self.button, self.edge, start_ns + self.at_ns, "script")
 
 
+#: the latest a scripted press may come, after the game's start (a day)
+MAX_NS = 86_400 * 1000 * MS
+
+
 def _time(d: dict[str, Any], name: str, where: str, default: int | None = None) -> int:
+    limit = f"from 0 to {MAX_NS // MS:,} ms (a day)"
     if f"{name}_ns" in d:
         v = d[f"{name}_ns"]
-        if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_NS:
             return v
-        raise PressFormatError(f"{where}: {name}_ns={v!r}: expected a whole number of nanoseconds >= 0")
+        raise PressFormatError(f"{where}: {name}_ns={v!r}: expected a whole number of nanoseconds "
+                               f"{limit}")
     if f"{name}_ms" in d:
         v = d[f"{name}_ms"]
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0:
-            return round(v * MS)
-        raise PressFormatError(f"{where}: {name}_ms={v!r}: expected milliseconds >= 0")
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= MAX_NS // MS:
+            return round(v * MS)  # the bounds also refuse NaN and infinities
+        raise PressFormatError(f"{where}: {name}_ms={v!r}: expected milliseconds {limit}")
     if default is not None:
         return default
     raise PressFormatError(f"{where}: missing {name}_ms (or {name}_ns): when, after the game's start")
+
+
+def _from_journal(d: dict[str, Any], start: int, where: str) -> dict[str, Any]:
+    """A journal's press record (absolute ``t`` and ``arrival`` in ns) as a script record."""
+    out: dict[str, Any] = {k: d[k] for k in ("station", "button", "edge") if k in d}
+    for key, name in (("t", "t"), ("arrival", "arrival")):
+        if key not in d:
+            if key == "t":
+                raise PressFormatError(f"{where}: press record without its time 't' (expected "
+                                       "nanoseconds on the journal's clock)")
+            continue
+        v = d[key]
+        if not isinstance(v, int) or isinstance(v, bool) or v < start:
+            raise PressFormatError(f"{where}: {key}={v!r}: expected whole nanoseconds on the "
+                                   f"journal's clock, at or after its start ({start})")
+        out[f"{name}_ns"] = v - start
+    return out
 
 
 def load_script(path: str | Path) -> list[ScriptedPress]:
@@ -68,15 +91,15 @@ def load_script(path: str | Path) -> list[ScriptedPress]:
         if not isinstance(d, dict):
             raise PressFormatError(f"{where}: expected a JSON object, got {type(d).__name__}")
         if d.get("k") == "header":
-            start = d.get("start_ns", 0)
+            s0 = d.get("start_ns", 0)
+            if not isinstance(s0, int) or isinstance(s0, bool) or s0 < 0:
+                raise PressFormatError(f"{where}: start_ns={s0!r}: expected whole nanoseconds >= 0")
+            start = s0
             continue
         if "k" in d:  # a journal record
             if d["k"] != "press" or d.get("source") == "bot":
                 continue
-            s0 = start or 0
-            presses.append(ScriptedPress(d["t"] - s0, d.get("arrival", d["t"]) - s0, d["station"],
-                                         d["button"], d["edge"]))
-            continue
+            d = _from_journal(d, start or 0, where)
         station = d.get("station")
         if not isinstance(station, int) or isinstance(station, bool) or not -1 <= station < 8:
             raise PressFormatError(f"{where}: station={station!r}: expected 0 to 7 (or -1, the MENU button)")

@@ -22,7 +22,8 @@ _TEXT_CACHE = 1024
 
 def ordered(scene: Scene) -> list[Item]:
     """The scene's items in drawing order: per layer, boxes, bars, cards, then texts."""
-    layers = sorted({i.layer for i in (*scene.boxes, *scene.bars, *scene.cards, *scene.texts)} or {0})
+    items: list[Item] = [*scene.boxes, *scene.bars, *scene.cards, *scene.texts]
+    layers = sorted({i.layer for i in items} or {0})
     out: list[Item] = []
     for layer in layers:
         out += [b for b in scene.boxes if b.layer == layer]

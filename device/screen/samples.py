@@ -117,7 +117,7 @@ def _norv_choice(table: Table, feed: Feed, items: list[Any]) -> bool:
 
 
 def _lockout(table: Table, feed: Feed, items: list[Any]) -> bool:
-    return any(table.game.locked) and len(table.game.pile) >= 2  # type: ignore[attr-defined]
+    return any(table.game.locked) and len(table.game.pile) >= 2
 
 
 @lru_cache(maxsize=None)
@@ -183,8 +183,8 @@ def _norvegienne(size: tuple[int, int], lang: str) -> Scene:
 
 BUILDERS: dict[str, Callable[[tuple[int, int], str], Scene]] = {
     "attract": lambda size, lang: attract_scene(moment("game").table, moment("game").feed,
-                                                moment("game").now_ns, size, lang, ["Anna", "Ben"]),
-    "menu": lambda size, lang: menu_scene(_menu("main", 1, lang), size, lang, joined=["Anna", "Ben"]),
+                                                moment("game").now_ns, size, lang, DEFAULT_NAMES[:2]),
+    "menu": lambda size, lang: menu_scene(_menu("main", 1, lang), size, lang, joined=DEFAULT_NAMES[:2]),
     "rules": lambda size, lang: menu_scene(_menu("rules", 2, lang), size, lang),
     "pause": lambda size, lang: menu_scene(_menu("pause", 0, lang), size, lang,
                                            background=_game("challenge", size, lang)),

@@ -141,7 +141,10 @@ class Sounds:
                 # Our samples are signed 16-bit; ask again for that format on an odd device.
                 pygame.mixer.quit()
                 pygame.mixer.init(frequency=rate, size=-16, channels=channels)
-                rate, fmt, channels = pygame.mixer.get_init()
+                again = pygame.mixer.get_init()
+                if again is None:
+                    raise pygame.error("the audio device closed while it was set up")
+                rate, fmt, channels = again
             sounds = {n: pygame.mixer.Sound(buffer=_synth_bytes(n, rate, channels)) for n in NAMES}
         except (pygame.error, NotImplementedError) as e:
             # NotImplementedError: a pygame built without SDL_mixer.

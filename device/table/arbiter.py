@@ -205,7 +205,7 @@ def decision_from_dict(d: Mapping[str, Any]) -> Decision:
 
 # A press waiting for (or having had) its judgement is a small list, which is also its heap
 # entry: cheaper than an object plus a tuple on the path every press takes.
-_Slap = list  # [due, stamp, station, seq, locked, judged]
+_Slap = list[Any]  # [due, stamp, station, seq, locked, judged]
 _DUE, _T, _STATION, _SEQ, _LOCKED, _JUDGED = range(6)
 _BY_STAMP = itemgetter(_T, _STATION)
 

@@ -124,7 +124,7 @@ class Runner:
                  spin_ns=spin_ns, notifier=notifier)
         self.dispatch(self.clock.now_ns())
 
-    def step(self, now: int, inbox: queue.SimpleQueue | None = None) -> None:
+    def step(self, now: int, inbox: queue.SimpleQueue[Any] | None = None) -> None:
         """One pass of the loop: inputs that arrived, due timers (bots, scripts), the table."""
         if inbox is not None:
             while True:

@@ -76,7 +76,7 @@ def assign_seats(players: int, stations: list[int], names: list[str], *, bots: s
                  level: str = "normal") -> list[Seat]:
     """Seats go to the stations that joined, in station order; bots take the free seats."""
     joined = sorted(set(stations))[:players]
-    bot_seats = set(range(len(joined), players)) if bots == "free" else set(bots)  # type: ignore[arg-type]
+    bot_seats = set(range(len(joined), players)) if bots == "free" else set(bots)
     seats = []
     station_iter = iter(joined)
     for s in range(players):
