@@ -161,7 +161,6 @@ class Table:
         self.seats = list(seats)
         self.settings = settings or TableSettings()
         self.arbiter_settings = arbiter or ArbiterSettings()
-        self.family = game.family
         self.slapping = game.slapping
         self.arbiter = (Arbiter(MAX_SEATS, game.streams["ties"], self.arbiter_settings)
                         if self.slapping else None)
