@@ -6,7 +6,7 @@ import pytest
 
 from device.rules.actions import Collect, Join, Lay, Slap
 from device.rules.base import IllegalAction, Outcome
-from device.rules.cards import JOKER, KING, QUEEN, format_pack, name, parse_deal, rank
+from device.rules.cards import JACK, JOKER, KING, QUEEN, format_pack, name, parse_deal, rank
 from device.rules.events import (
     CollectPending,
     GameOver,
@@ -170,6 +170,64 @@ def test_a_seat_whose_last_card_sets_a_challenge_stays_in_and_comes_back_if_it_w
     assert events[-1] == CollectPending(0)
     assert play(g, Collect(0)) == [PileWon(0, "challenge", 6, 0)]
     assert g.in_play == [True, True] and ranks(g.packs[0]) == "2JK345"
+
+
+def test_deal_JQ_K_an_answered_last_card_challenge_comes_back_and_seat_1_borrows_the_queen():
+    # RULES.md, Out: deal `-JQ--/K`: seat 0 lays a number, seat 1 lays its only card, a King;
+    # seat 0 answers with a Jack; seat 1, empty, borrows the Queen from seat 0; seat 0 pays two
+    # number cards and seat 1 wins the pile (6 cards laid).
+    for fast in (False, True):
+        g = new_game("bataille-corse", deal_spec="-JQ--/K", slapping=False)
+        if fast:
+            assert g.play_out() == Outcome("win", 1)
+        else:
+            events = lay_all(g, 6)
+            laid = [(e.seat, rank(e.card), e.borrowed_from) for e in events if isinstance(e, Laid)]
+            assert laid == [(0, 0, None), (1, KING, None), (0, JACK, None), (1, QUEEN, 0),
+                            (0, 0, None), (0, 0, None)]
+            assert SeatOut(1) not in events
+            assert events[-2:] == [PileWon(1, "challenge", 6, 0), GameOver("win", 1)]
+        assert g.cards == 6 and g.outcome() == Outcome("win", 1)
+        assert ranks(g.packs[1]) == "-KJQ--"
+
+
+def test_deal_KJQJ_7_seat_1_borrows_a_jack_twice_and_wins_the_pile():
+    # RULES.md, Out: deal `KJQJ-/7`: seat 0 lays a King; seat 1 lays its 7, borrows a Jack; seat 0
+    # answers with a Queen; seat 1 borrows a Jack; seat 0 pays one number card; seat 1 wins the
+    # pile (6 cards laid).
+    for fast in (False, True):
+        g = new_game("bataille-corse", deal_spec="KJQJ-/7", slapping=False)
+        if fast:
+            assert g.play_out() == Outcome("win", 1)
+        else:
+            events = lay_all(g, 6)
+            laid = [(e.seat, rank(e.card), e.borrowed_from) for e in events if isinstance(e, Laid)]
+            assert laid == [(0, KING, None), (1, 7, None), (1, JACK, 0), (0, QUEEN, None),
+                            (1, JACK, 0), (0, 0, None)]
+            assert SeatOut(1) not in events
+            assert events[-2:] == [PileWon(1, "challenge", 6, 0), GameOver("win", 1)]
+        assert g.cards == 6 and g.outcome() == Outcome("win", 1)
+
+
+def test_a_seat_whose_answered_last_card_challenge_comes_back_without_borrowing_is_out():
+    # egyptian-ratscrew (no borrowing): seat 1's last card, a King, is answered by seat 0's Jack;
+    # seat 1 stays in play, and when the challenge comes back to it, it must pay and has no card:
+    # it is out, and seat 0 (which set the challenge) takes the pile.
+    g = new_game("egyptian-ratscrew", deal_spec="-J2/K", slapping=False)
+    events = lay_all(g, 3)
+    assert events[-5:] == [Owes(1, 1), CollectPending(0), SeatOut(1), PileWon(0, "challenge", 3, 0),
+                           GameOver("win", 0)]
+    assert SeatOut(1) not in events[:-5]
+
+
+def test_an_answered_last_card_challenge_keeps_the_seat_in_play_until_the_pile_is_won():
+    # 3 seats: seat 2's last card (a Queen) is answered by seat 0's Jack; seat 1 pays a number,
+    # and seat 0 wins the pile. Only then is seat 2, with no card, out.
+    g = new_game("bataille-corse", deal_spec="-J5/-34/Q", slapping=False)
+    events = lay_all(g, 5)
+    assert SeatOut(2) not in events and g.in_play == [True, True, True]
+    assert events[-1] == CollectPending(0)
+    assert play(g, Collect(0)) == [PileWon(0, "challenge", 5, 0), SeatOut(2)]
 
 
 def test_without_borrowing_a_seat_that_cannot_pay_is_out_and_the_challenger_takes_the_pile():

@@ -205,15 +205,13 @@ class ChallengeGame(Game):
         events.append(Laid(s, c, borrowed_from=None if source == s else source))
         attempts = _ATTEMPTS_OF_CARD[c]
         if attempts:
-            previous = self.challenger if self.owed else None
+            # A seat whose last card set the challenge being answered stays in play: the challenge
+            # is settled only when the pile is won (RULES.md, Out); if it comes back, it borrows.
             self.rounds += 1
             self.challenger = s
             self.owed = attempts
             self._paying = False
             nxt = self._next(s)
-            if previous is not None and self.last_card_out and not self.packs[previous]:
-                self._out(previous, events)  # its challenge was answered: settled against it
-                nxt = self._next(s)
             self.turn = nxt
             if nxt != s:  # else s is the last seat in play: _after makes it win
                 events.append(Owes(nxt, attempts))
@@ -449,7 +447,6 @@ class ChallengeGame(Game):
         """The simulator's loop; stops at the end, or at the trick start ``stop_tricks``."""
         packs, pile, attempts_of, seen = self.packs, self.pile, _ATTEMPTS_OF_CARD, self._seen
         norm = _LOOP_NORM
-        last_card_out = self.last_card_out
         limit = self.max_rounds if self.max_rounds is not None else 1 << 62
         stop_at = stop_tricks if stop_tricks is not None else -1
         scratch: list[Event] = []
@@ -491,9 +488,6 @@ class ChallengeGame(Game):
                 c = pack.popleft()
                 a = attempts_of[c]
                 if a:
-                    if owed and last_card_out and not packs[challenger]:
-                        pack.appendleft(c)  # not laid after all: the full path settles it
-                        break
                     pile.append(c)
                     rounds += 1
                     challenger = turn
