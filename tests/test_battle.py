@@ -232,9 +232,19 @@ def test_round_limit_a_tie_for_most_cards_is_a_draw():
 
 
 def test_paix_the_round_limit_is_a_draw_whatever_the_counts():
+    # RULES.md 4: at its round limit paix reports outcome draw with no winner, where the other
+    # presets report limit and the seat with most cards.
     g = game("paix", "2K/53", max_rounds=1)
-    assert g.play_out() == Outcome("limit", None)
+    assert lay_stage(g) + collect(g) == [Laid(0, card(2, 0)), Laid(1, card(5, 0)), CollectPending(0),
+                                         PileWon(0, "round", 2), GameOver("draw", None)]
+    assert g.outcome() == Outcome("draw", None)
     assert g.card_counts() == [3, 1]
+
+
+def test_paix_a_game_still_running_after_1000_rounds_is_a_draw():
+    g = new_game("paix", players=2, seed=25)
+    assert g.play_out() == Outcome("draw", None)
+    assert g.rounds == 1000 and g.card_counts() == [34, 18]
 
 
 def test_paix_defaults_to_1000_rounds():
@@ -338,15 +348,15 @@ def _check_ending(g: BattleGame) -> None:
     snap = g.snapshot()
     if result.termination == "win":
         assert g.card_counts()[result.winner] == len(g.all_cards())
+    elif result.termination == "draw" and g.preset == "paix" and g.rounds == g.max_rounds:
+        assert result.winner is None  # paix at its round limit: a draw whatever the counts
     elif result.termination == "draw":  # every joining seat is out of cards (or none had any)
         assert all(g.card_counts()[s] == 0 for s in snap["joiners"])
     elif result.termination == "loop":
         assert not g.shuffle_pickup
     else:
-        assert result.termination == "limit" and g.rounds == g.max_rounds
-        if g.preset == "paix":
-            assert result.winner is None
-        elif result.winner is not None:
+        assert result.termination == "limit" and g.rounds == g.max_rounds and g.preset == "bataille"
+        if result.winner is not None:
             assert g.card_counts()[result.winner] == max(g.card_counts())
 
 

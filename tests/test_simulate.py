@@ -92,6 +92,26 @@ def test_human_summary(capsys):
     assert "never ends" in capsys.readouterr().out
 
 
+def test_paix_at_its_round_limit_is_a_draw_whatever_the_counts_and_never_a_tie(capsys):
+    result = simulate_json(capsys, "--preset", "paix", "--seed", "25")
+    assert (result["outcome"], result["winner"], result["rounds"]) == ("draw", None, 1000)
+    assert result["counts"] == [34, 18]
+    assert main(["simulate", "--preset", "paix", "--seed", "25"]) == 0
+    out = capsys.readouterr().out
+    assert "draw after 1,000 rounds, 34\u201318" in out and "tie" not in out
+
+
+def test_bataille_at_its_round_limit_the_seat_with_most_cards_wins_a_tie_for_most_is_a_draw(capsys):
+    result = simulate_json(capsys, "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "1")
+    assert (result["outcome"], result["winner"], result["counts"]) == ("limit", 0, [4, 2])
+    assert main(["simulate", "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "1"]) == 0
+    assert "seat 0 has most cards" in capsys.readouterr().out
+    result = simulate_json(capsys, "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "2")
+    assert (result["outcome"], result["winner"], result["counts"]) == ("limit", None, [3, 3])
+    assert main(["simulate", "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "2"]) == 0
+    assert "a tie for most cards, 3\u20133" in capsys.readouterr().out
+
+
 def test_the_installed_command_prints_one_json_object():
     proc = subprocess.run([sys.executable, "-m", "device.cli", "simulate", "--preset",
                            "egyptian-ratscrew", "--seed", "7", "--json"],

@@ -12,7 +12,7 @@ import sys
 
 from device.bots.minds import decider, make_players
 from device.commands.common import add_game_arguments, parse_options, pick_seed
-from device.rules.presets import PRESETS, new_game
+from device.rules.presets import PRESETS, new_game, resolve_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,19 +45,38 @@ def simulate(preset: str, *, players: int | None = None, seed: int | None = None
 
 def run(args: argparse.Namespace) -> int:
     preset = args.preset or "bataille-corse"
+    options = parse_options(args.option)
     result = simulate(preset, players=args.players, seed=args.seed, deal=args.deal,
-                      max_rounds=args.max_rounds, options=parse_options(args.option))
+                      max_rounds=args.max_rounds, options=options)
     if args.json:
         json.dump(result, sys.stdout)
         sys.stdout.write("\n")
         return 0
+    if args.max_rounds is not None:
+        options["max_rounds"] = args.max_rounds
+    print(summary(result, resolve_options(preset, options)["max_rounds"]))
+    return 0
+
+
+def summary(result: dict, max_rounds: int | None) -> str:
+    """The human line: how the game ended; at a round limit, the counts (never "a tie" unless
+    the counts tie)."""
+    preset = result["preset"]
     unit = "rounds" if PRESETS[preset].family == "battle" else "turns"
     seed = "fixed deal" if result["seed"] is None else f"seed {result['seed']}"
-    how = {"win": f"seat {result['winner']} wins",
-           "draw": "a draw",
-           "loop": "a loop: this deal never ends (a draw)",
-           "limit": "round limit reached: " + (f"seat {result['winner']} has most cards"
-                                               if result["winner"] is not None else "a tie, no winner")}
-    print(f"{preset}, {result['players']} players, {seed}: {how[result['outcome']]} after "
-          f"{result['cards']} cards, {result['tricks']} tricks, {result['rounds']} {unit}.")
-    return 0
+    counts = "\u2013".join(str(c) for c in result["counts"])
+    totals = f"{result['cards']:,} cards, {result['tricks']:,} tricks, {result['rounds']:,} {unit}"
+    outcome, winner = result["outcome"], result["winner"]
+    fewest = PRESETS[preset].family == "shedding"
+    if outcome == "limit":
+        best = "fewest" if fewest else "most"
+        how = (f"seat {winner} has {best} cards" if winner is not None
+               else f"a tie for {best} cards, {counts}")
+        return f"{preset}, {result['players']} players, {seed}: round limit reached after {totals}: {how}."
+    if outcome == "draw" and preset == "paix" and result["rounds"] == max_rounds:
+        # paix at its round limit: a draw whatever the counts (RULES.md 4)
+        return (f"{preset}, {result['players']} players, {seed}: draw after {result['rounds']:,} "
+                f"{unit}, {counts} ({result['cards']:,} cards, {result['tricks']:,} tricks).")
+    how = {"win": f"seat {winner} wins", "draw": "a draw",
+           "loop": "a loop: this deal never ends (a draw)"}[outcome]
+    return f"{preset}, {result['players']} players, {seed}: {how} after {totals}."

@@ -26,8 +26,9 @@ class IllegalAction(SlapboxError):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: ``win`` (winner set), ``draw``, ``loop`` (a repeated position: the deal
-    never ends, a draw), or ``limit`` (round limit; winner is the seat with most cards or None)."""
+    """How a game ended: ``win`` (winner set), ``draw`` (paix at its round limit included),
+    ``loop`` (a repeated position: the deal never ends, a draw), or ``limit`` (round limit; winner
+    is the seat with most cards, fewest in norvégienne, or None for a tie)."""
 
     termination: Termination
     winner: int | None = None

@@ -263,7 +263,9 @@ class BattleGame(Game):
                 return
             self._seen.add(key)
         if self.max_rounds is not None and self.rounds >= self.max_rounds:
-            self._end(Outcome("limit", None if self.peace else self._most_cards()), events)
+            # RULES.md 4: paix still running at its limit is a draw whatever the counts ("match
+            # nul"); bataille reports the limit and the seat with most cards (a tie: no winner).
+            self._end(Outcome("draw", None) if self.peace else Outcome("limit", self._most_cards()), events)
             return
         self._start_round()
 
