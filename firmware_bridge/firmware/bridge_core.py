@@ -20,7 +20,7 @@ Same rules as `protocol`: integers only, no ``typing``/``dataclasses``/``__futur
 """
 
 try:
-    import protocol as P  # the Pico, MicroPython-on-Node: protocol.py beside this file
+    import protocol as P  # type: ignore[import-not-found]  # the Pico, Node: protocol.py beside it
 except ImportError:
     from firmware_bridge import protocol as P
 

@@ -1,3 +1,5 @@
+# mypy: ignore-errors
+# (MicroPython on the RP2040 only: machine, rp2, uctypes, viper's ptr32 have no stubs here)
 """The PIO program that samples every button pin in one instant (RP2040; MicroPython's ``rp2``).
 
 One loop is exactly ``LOOP_CYCLES`` = 10 state-machine cycles, whichever way it goes:
