@@ -98,7 +98,7 @@ def hand_over(port: str, timeout: float) -> bool:
 
 
 def _run(cmd: list[str], what: str) -> None:
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if r.returncode != 0:
         lines = [ln.strip() for ln in (r.stderr + r.stdout).splitlines() if ln.strip()]
         why = lines[-1] if lines else "no message"

@@ -160,11 +160,11 @@ def run(pins: Callable[[int], int], cycles: int, x0: int = 0, drain: bool = True
 
     source.__annotations__["clock"] = int  # pioemu reads the annotation (a str, here)
 
-    state = pioemu.State(x_register=x0)
+    state = start = pioemu.State(x_register=x0)
     words: list[tuple[int, int]] = []
     out = []
-    for _before, state in pioemu.emulate(PROG.words, stop_when=pioemu.clock_cycles_reached(cycles),
-                                         initial_state=state, input_source=source,
+    for _before, state in pioemu.emulate(PROG.words, stop_when=pioemu.clock_cycles_reached(cycles),  # noqa: B020
+                                         initial_state=start, input_source=source,
                                          shift_isr_right=False, wrap_target=PROG.wrap_target_at,
                                          wrap_top=PROG.wrap_at or 0):
         while drain and state.receive_fifo:

@@ -1,4 +1,5 @@
 # mypy: ignore-errors
+# ruff: noqa: F821  (the assembler's names are injected by asm_pio)
 # (MicroPython on the RP2040 only: machine, rp2, uctypes, viper's ptr32 have no stubs here)
 """The PIO program that samples every button pin in one instant (RP2040; MicroPython's ``rp2``).
 

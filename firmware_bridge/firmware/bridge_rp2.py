@@ -1,4 +1,5 @@
 # mypy: ignore-errors
+# ruff: noqa: F821  (viper's ptr32 is a builtin of the viper emitter)
 # (MicroPython on the RP2040 only: machine, rp2, uctypes, viper's ptr32 have no stubs here)
 """The RP2040-only half of the bridge firmware: PIO sampler and DMA ring, the IRQ fallback, pins,
 LEDs, USB CDC serial and the 64-bit µs timer. Everything else is `bridge_core` and the shared
