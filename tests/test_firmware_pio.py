@@ -163,7 +163,7 @@ def run(pins: Callable[[int], int], cycles: int, x0: int = 0, drain: bool = True
     state = start = pioemu.State(x_register=x0)
     words: list[tuple[int, int]] = []
     out = []
-    for _before, state in pioemu.emulate(PROG.words, stop_when=pioemu.clock_cycles_reached(cycles),  # noqa: B020
+    for _before, state in pioemu.emulate(PROG.words, stop_when=pioemu.clock_cycles_reached(cycles),
                                          initial_state=start, input_source=source,
                                          shift_isr_right=False, wrap_target=PROG.wrap_target_at,
                                          wrap_top=PROG.wrap_at or 0):
