@@ -201,12 +201,48 @@ def test_an_ace_may_be_answered_with_an_ace_which_chooses_in_turn():
     with pytest.raises(IllegalAction, match="must first choose"):
         game.apply(PickUp(0))
     game.apply(Target(0, 1))
-    assert game.legal_actions() == [Play(1, (a1,)), PickUp(1)]  # answering is a right
+    assert game.legal_actions() == [Play(1, (a1,))]  # it can answer, so it must
     game.apply(Play(1, (a1,)))
     game.apply(Target(1, 2))
     assert game.legal_actions() == [PickUp(2)]
     assert game.apply(PickUp(2)) == [PickedUp(2, 3)]
     assert game.current_seat() == 1  # the last seat to have laid cards leads
+
+
+@pytest.mark.parametrize("answer", [ACE, 2])
+def test_decision_a_targeted_seat_that_can_answer_must_answer(answer):
+    # RULES.md 5, Decision: as on any turn, a targeted seat that can answer must answer (it picks
+    # up only when it can lay neither an Ace nor a 2 from the cards it is playing from).
+    held = c(answer)
+    game = position([[c(ACE), c(5)], [held, c(6)]], pile=[c(9)])
+    game.apply(Play(0, (game.hands[0][0],)))
+    game.apply(Target(0, 1))
+    assert PickUp(1) not in game.legal_actions()
+    assert game.legal_actions() == [Play(1, (held,))]
+    before = game.snapshot()
+    with pytest.raises(IllegalAction, match="must answer the Ace"):
+        game.apply(PickUp(1))
+    assert game.snapshot() == before
+
+
+def test_decision_a_targeted_seat_may_pick_up_although_it_can_answer_with_voluntary_pickup():
+    held = c(ACE)
+    game = position([[c(ACE), c(5)], [held, c(6)]], pile=[c(9)], options={"voluntary_pickup": True})
+    game.apply(Play(0, (game.hands[0][0],)))
+    game.apply(Target(0, 1))
+    assert game.legal_actions() == [Play(1, (held,)), PickUp(1)]
+    assert game.apply(PickUp(1)) == [PickedUp(1, 2)]
+
+
+def test_decision_a_targeted_seat_playing_from_its_face_down_cards_turns_one_as_on_any_turn():
+    # Its hand is empty (stock gone, face-up cards taken): the cards it plays from are face down,
+    # so it turns one; an Ace or a 2 answers, anything else is picked up with the pile.
+    game = position([[c(ACE), c(5)], []], down=[cs(3), cs(2, 2)], pile=[c(9)])
+    game.apply(Play(0, (game.hands[0][0],)))
+    game.apply(Target(0, 1))
+    assert game.legal_actions() == [Reveal(1)]
+    with pytest.raises(IllegalAction, match="must answer the Ace"):
+        game.apply(PickUp(1))
 
 
 def test_an_ace_answered_with_a_2_leaves_the_pile_and_play_goes_on_after_it():

@@ -194,7 +194,9 @@ class NorvegienneGame(Game):
             can_play = bool(actions)
         else:
             can_play = True  # a face-down card can always be turned
-        if self.pile and (self.target == seat or self.voluntary_pickup or not can_play):
+        # A seat picks up only when it cannot play, a seat targeted by an Ace included: it must
+        # answer when it can (RULES.md 5, Decision), unless voluntary_pickup.
+        if self.pile and (self.voluntary_pickup or not can_play):
             actions.append(PickUp(seat))
         if not hand and self.down[seat]:
             actions.append(Reveal(seat))
@@ -335,7 +337,10 @@ class NorvegienneGame(Game):
     def _apply_pickup(self, seat: int) -> list[Event]:
         if not self.pile:
             raise IllegalAction("there is no pile to pick up")
-        if self.target != seat and not self.voluntary_pickup and self._can_play(seat):
+        if not self.voluntary_pickup and self._can_play(seat):
+            if self.target == seat:
+                raise IllegalAction(f"seat {seat} must answer the Ace when it can, with an Ace or a 2 "
+                                    "(or turn a face-down card), so it may not pick up the pile")
             raise IllegalAction(f"seat {seat} can play, so it may not pick up the pile "
                                 "(a seat picks up only when it cannot play)")
         self.rounds += 1
