@@ -20,7 +20,9 @@ from typing import Any
 
 from device.clock import SPIN_NS, Clock, MonotonicClock, VirtualClock
 from device.config.schema import Config, ms_to_ns
+from device.inputs.press import LinkStatus
 from device.inputs.script import ScriptedPress
+from device.rules.presets import OptionError
 from device.journal.journal import default_dir
 from device.journal.resume import resume_newest
 from device.screen.menu import TEMPOS, Settings
@@ -94,17 +96,39 @@ def journal_folder(opts: Options) -> Path | None:
 
 
 # --- input backends, chosen by name ---------------------------------------------------------
+#: what ``--input`` and ``[inputs] source`` take
+SOURCES = "keyboard, gpio, bridge:URL (a serial device or pyserial URL) or script:FILE"
+
+
+def check_source(source: str) -> str:
+    """``source`` if it names a backend (a bridge's URL is checked too); else OptionError."""
+    if source in ("keyboard", "gpio") or source.startswith("script:"):
+        return source
+    if source.startswith("bridge:"):
+        from firmware_bridge.link import check_url
+        check_url(source.split(":", 1)[1])
+        return source
+    raise OptionError(f"--input: expected {SOURCES}, got {source!r}")
+
+
 class Inputs:
     """The stations' buttons from one backend; presses land in ``inbox`` (the thread boundary)."""
 
     def __init__(self, source: str, opts: Options, clock: Clock, wake: Any = None) -> None:
         self.source = source
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
-        self.gpio = None
+        self.gpio: Any = None
+        self.bridge: Any = None
         self.keyboard = None
-        self.script: list | None = None
+        self.script: list[ScriptedPress] | None = None
         self._wake = wake
-        if source == "gpio":
+        if source.startswith("bridge:"):
+            from device.inputs.bridge import BridgeInput
+            from firmware_bridge.link import check_url
+            self.bridge = BridgeInput(check_url(source.split(":", 1)[1]), self._sink, clock=clock,
+                                      release_ns=opts.arbiter.release_ns,
+                                      stuck_ns=opts.arbiter.stuck_ns, status_to_sink=True)
+        elif source == "gpio":
             from device.inputs.gpio import GpioInputs, StationPins, make_factory
             pins = opts.pins
             stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
@@ -115,7 +139,7 @@ class Inputs:
             from device.inputs.script import load_script
             self.script = load_script(source.split(":", 1)[1])
         elif source != "keyboard":
-            raise ValueError(f"input {source!r}: expected keyboard, gpio or script:FILE")
+            raise OptionError(f"input {source!r}: expected {SOURCES}")
 
     def _sink(self, item: Any) -> None:
         # Runs on gpiozero's callback thread: only enqueue, then wake the main loop.
@@ -123,22 +147,30 @@ class Inputs:
         if self._wake is not None:
             self._wake()
 
+    @property
+    def wired(self) -> Any:
+        """The backend with pins and LEDs (gpio or the bridge), or None."""
+        return self.gpio if self.gpio is not None else self.bridge
+
     def stations(self) -> int:
-        if self.gpio is not None:
-            return len(self.gpio.stations)
+        """How many stations the buttons have (the bridge: once its hello said so; else 1)."""
+        if self.wired is not None:
+            return max(1, len(self.wired.stations))
         return 8
 
-    def set_led(self, station: int, on: bool) -> None:
-        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
-            self.gpio.set_led(station, on)
+    def set_led(self, station: int | None, on: bool) -> None:
+        wired = self.wired
+        if wired is not None and station is not None and 0 <= station < len(wired.stations):
+            wired.set_led(station, on)
 
-    def blink(self, station: int, times: int, on_ns: int) -> None:
-        if self.gpio is not None and station is not None and 0 <= station < len(self.gpio.stations):
-            self.gpio.blink(station, times=times, on_ns=on_ns)
+    def blink(self, station: int | None, times: int, on_ns: int) -> None:
+        wired = self.wired
+        if wired is not None and station is not None and 0 <= station < len(wired.stations):
+            wired.blink(station, times=times, on_ns=on_ns)
 
     def close(self) -> None:
-        if self.gpio is not None:
-            self.gpio.close()
+        if self.wired is not None:
+            self.wired.close()
 
 
 
@@ -196,7 +228,7 @@ def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
     box = Box(opts, clock=clock)
     inputs = box.inputs
     stations: list[int] = []
-    if inputs.gpio is not None:
+    if inputs.wired is not None:
         stations = list(range(inputs.stations()))
     elif inputs.script:
         stations = sorted({p.station for p in inputs.script if p.station >= 0})
@@ -208,6 +240,7 @@ def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
           + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
     notifier = Notifier()  # systemd: ready now, then alive from the loop (the watchdog)
     try:
+        match.runner.on_other = _pause_while_unlinked(match)
         match.runner.run_realtime(inputs.inbox, tick_ns=500 * MS, spin_ns=opts.spin_ns, notifier=notifier)
     except KeyboardInterrupt:
         print("slapbox play: stopped", flush=True)
@@ -219,6 +252,17 @@ def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
         box.close()
     print(result_line(match.table), flush=True)
     return 0
+
+
+def _pause_while_unlinked(match: Match) -> Callable[[Any, int], None]:
+    """Headless: the game waits while the buttons' link is down, and goes on when it is back."""
+    def on_other(item: Any, now_ns: int) -> None:
+        if isinstance(item, LinkStatus):
+            log.warning("buttons (%s): %s%s", item.source, item.state,
+                        f" ({item.reason})" if item.reason else "")
+            if match.table.game.outcome() is None:
+                match.table.pause(not item.connected)
+    return on_other
 
 
 def run_virtual_fallback(opts: Options, reason: str) -> int:

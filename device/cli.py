@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "device.commands.simulate",
     "replay": "device.commands.replay",
     "bench": "device.commands.bench",
+    "bridge": "device.commands.bridge",
     "stats": "device.commands.stats",
     "config": "device.commands.config_cmd",
     "screenshot": "device.commands.screenshot",

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from device.errors import SlapboxError
 from firmware_bridge import protocol as P
 from firmware_bridge.clocksync import ClockSync, HostClocks, NotSynced
 
@@ -35,7 +36,7 @@ MS = 1_000_000
 S = 1_000_000_000
 
 
-class BridgeURLError(ValueError):
+class BridgeURLError(SlapboxError, ValueError):
     """A port URL pyserial cannot open."""
 
 

@@ -258,7 +258,9 @@ def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(m
     assert unfinished(tmp_path / "journal") == path
 
     again = make_app(resume=True)
-    assert again.mode == "pause" and again.match.resumed and again.message == ["resumed"]
+    assert again.mode == "pause" and again.match.resumed
+    # the words, not the catalogue's key (it once showed "resumed")
+    assert [t.text for t in again.scene().texts] == ["The game goes on where it stopped"]
     resumed = again.match.table
     assert resumed.paused and resumed.game.cards == cards
     assert resumed.game.card_counts() == table.game.card_counts()
@@ -268,3 +270,21 @@ def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(m
     assert again.mode == "menu"
     assert read_journal(path)[1][-1]["k"] == "abandon" and unfinished(tmp_path / "journal") is None
     assert make_app(resume=True).mode == "attract"
+
+
+def test_a_game_waits_while_its_buttons_link_is_down_and_resume_is_refused_until_it_is_back(make_app):
+    from device.inputs.press import LinkStatus
+    app = make_app(start_now=True)
+    t = app.clock.now_ns()
+    app.inputs.inbox.put(LinkStatus("bridge", "disconnected", "unplugged", t))
+    app.step(t)
+    assert app.mode == "pause" and app.match.table.paused
+    said = " ".join(text.text for text in app.scene().texts)
+    assert "The buttons are disconnected (unplugged): the game waits for them" == said
+    app.menu_action("resume")  # without its buttons the game would judge nobody
+    assert app.match.table.paused
+    app.inputs.inbox.put(LinkStatus("bridge", "connected", "clock synchronised", t + 10**9))
+    app.step(t + 10**9)
+    assert "The buttons are back" in " ".join(text.text for text in app.scene().texts)
+    app.menu_action("resume")
+    assert app.mode == "game" and not app.match.table.paused

@@ -248,3 +248,20 @@ def test_a_real_process_gives_one_line_and_no_traceback(fake: str, tmp_path: Pat
                        capture_output=True, text=True, env=env, timeout=60)
     assert (p.returncode, p.stdout) == (1, "")
     assert p.stderr == f"{bad}: game.players: expected a whole number from 2 to 11, got 1\n"
+
+
+def test_a_bridge_input_with_a_bad_port_is_one_line_naming_what_is_expected(capsys):
+    from device.cli import main
+    assert main(["play", "--headless", "--input", "bridge:socket://nohost", "--journal", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bridge: port 'socket://nohost'" in err and "Traceback" not in err
+
+
+def test_every_bench_target_and_bridge_action_is_reached_through_the_slapbox_command(capsys):
+    from device.cli import main
+    assert main(["bench", "engine", "--seconds", "0.01"]) == 0
+    assert "record deal (strip-jack-naked, 8344 cards" in capsys.readouterr().out
+    assert main(["bench", "bots", "--games", "2"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert main(["bridge", "emulate", "--listen", "nowhere"]) == 2
+    assert "nowhere" in capsys.readouterr().err

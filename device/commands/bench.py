@@ -3,7 +3,8 @@
 engine: cards/s of every preset through the rules engine; press: CPU cost of the press path
 (debounce, arbiter, table, journal); lateness: how late slaps are judged on the real clock during
 a storm of presses; frame: time to build and draw a busy game frame; app: start-up, CPU and memory
-of `slapbox play` in a real window; bots: the rule bot against a random player. Benchmarks print
+of `slapbox play` in a real window; bots: the rule bot against a random player; bridge: the bridge's
+codec, clock sync and press delivery. Benchmarks print
 figures; they never pass or fail on a time (machines are shared and noisy).
 """
 
@@ -21,6 +22,7 @@ TARGETS: dict[str, str] = {
     "frame": "device.bench.frame",
     "app": "device.bench.app",
     "bots": "device.bench.bots",
+    "bridge": "firmware_bridge.bench",
 }
 
 

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time between two cards: " + ", ".join(f"{k} {v} ms" for k, v in TEMPOS.items())
                         + ", or a number of milliseconds")
     parser.add_argument("--flip-mode", choices=["auto", "buttons"], help="who turns the cards")
-    parser.add_argument("--input", metavar="keyboard|gpio|script:FILE",
+    parser.add_argument("--input", metavar="keyboard|gpio|bridge:URL|script:FILE",
                         help="where the buttons come from (default: [inputs] source)")
     parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
     parser.add_argument("--lang", choices=["fr", "en"], help="language of the screen")
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from device.table.config import TEMPO_MS
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
-    from device.box import Options, arbiter_settings
+    from device.box import Options, arbiter_settings, check_source
     from device.box import run as run_box
 
     cfg = load_config(args.config)
@@ -115,6 +115,5 @@ def run(args: argparse.Namespace) -> int:
                    resume=args.resume or args.service,
                    arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
                    all_bots=args.bots == "all")
-    if opts.source not in ("keyboard", "gpio") and not opts.source.startswith("script:"):
-        raise OptionError(f"--input: expected keyboard, gpio or script:FILE, got {opts.source!r}")
+    check_source(opts.source)
     return run_box(opts)

@@ -8,7 +8,8 @@ in its ``source``: ``bridge@<device µs>us~<error µs>us`` (`firmware_bridge.lin
 Threads stop at the sink: the link's reader thread calls the sink and ``on_status`` and nothing
 else. While the link is not ``connected`` (unplugged, restarting, clock not yet synchronised) the
 screen should say so and pause the game: ``connected``, ``status`` and ``on_status`` tell it, and
-with ``status_to_sink=True`` every `BridgeStatus` is also put on the sink, in order with the presses.
+with ``status_to_sink=True`` every status is also put on the sink as a `LinkStatus` record, in
+order with the presses.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from device.clock import Clock
-from device.inputs.press import MENU_STATION, Press, Sink, Stuck, Unstuck, make_sink
+from device.errors import SlapboxError
+from device.inputs.press import MENU_STATION, LinkStatus, Press, Sink, Stuck, Unstuck, make_sink
 from firmware_bridge import protocol as P
 from firmware_bridge.clocksync import HostClocks
 from firmware_bridge.link import BridgeConfig, BridgeEdge, BridgeStatus, BridgeURLError, Link, source_of
@@ -26,7 +28,7 @@ from firmware_bridge.link import BridgeConfig, BridgeEdge, BridgeStatus, BridgeU
 __all__ = ["BridgeInput", "BridgeStation", "BridgeStatus", "BridgeURLError", "BridgeConfigError"]
 
 
-class BridgeConfigError(ValueError):
+class BridgeConfigError(SlapboxError, ValueError):
     """A bridge setting that cannot work (LED of a station the bridge does not have...)."""
 
 
@@ -86,7 +88,7 @@ class BridgeInput:
 
     def _status(self, status: BridgeStatus) -> None:
         if self._status_to_sink:
-            self._sink(status)  # type: ignore[arg-type]
+            self._sink(LinkStatus("bridge", status.state, status.reason, status.t_ns))
         if self._on_status is not None:
             self._on_status(status)
 

@@ -10,7 +10,8 @@ from device.inputs.pins import DEFAULT_MENU_PIN, DEFAULT_STATIONS, PIN_RANGE, pi
 
 INPUT_FIELDS = (
     Field("source", "str", "keyboard", 'where the stations\' buttons come from: "keyboard" (developer '
-          'mode), "gpio" (the box\'s own pins) or "script:FILE" (recorded presses)'),
+          'mode), "gpio" (the box\'s own pins), "bridge:URL" (a Pico on USB: /dev/slapbox-bridge, or a '
+          'pyserial URL such as socket://127.0.0.1:PORT) or "script:FILE" (recorded presses)'),
     Field("flip_mode", "str", "auto", 'who turns the cards: "auto" (the box, at the tempo) or '
           '"buttons" (each station\'s FLIP button)', choices=("auto", "buttons")),
 )
@@ -18,8 +19,16 @@ INPUT_FIELDS = (
 
 def _validate_inputs(values: dict[str, Any], err: ErrorFn) -> None:
     source = values.get("source")
-    if isinstance(source, str) and source not in ("keyboard", "gpio") and not source.startswith("script:"):
-        err("source", f"expected 'keyboard', 'gpio' or 'script:FILE', got {source!r}")
+    if not isinstance(source, str):
+        return
+    if source.startswith("bridge:"):
+        from firmware_bridge.link import BridgeURLError, check_url
+        try:
+            check_url(source.split(":", 1)[1])
+        except BridgeURLError as e:
+            err("source", str(e))
+    elif source not in ("keyboard", "gpio") and not source.startswith("script:"):
+        err("source", f"expected 'keyboard', 'gpio', 'bridge:URL' or 'script:FILE', got {source!r}")
 
 
 PINS_FIELDS = (

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Union
 from device.errors import SlapboxError
 from device.records import typed
 
-__all__ = ["Press", "Stuck", "Unstuck", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION",
+__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION",
            "PressFormatError", "event_from_dict", "make_sink", "Sink"]
 
 BUTTONS = ("slap", "flip", "menu")
@@ -119,8 +119,28 @@ class Unstuck(_ButtonFields):
         return cls(_station(d, what), _choice(d, "button", what, BUTTONS), _int(d, "t_ns", what))
 
 
+class _LinkFields(NamedTuple):
+    source: str
+    state: str
+    reason: str
+    t_ns: int
+
+
+@typed
+class LinkStatus(_LinkFields):
+    """A backend's link to its buttons changed (the bridge: "connecting", "syncing", "connected",
+    "disconnected", and why). While it is not connected the box pauses rather than judge without
+    the buttons."""
+
+    __slots__ = ()
+
+    @property
+    def connected(self) -> bool:
+        return self.state == "connected"
+
+
 InputEvent = Union[Press, Stuck, Unstuck]
-Sink = Callable[[InputEvent], object]
+Sink = Callable[[Union[InputEvent, LinkStatus]], object]
 
 _KINDS: dict[str, type[Press] | type[Stuck] | type[Unstuck]] = {
     "press": Press, "stuck": Stuck, "unstuck": Unstuck}

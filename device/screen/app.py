@@ -19,7 +19,8 @@ import subprocess
 from typing import TYPE_CHECKING, Any
 
 from device.clock import Clock
-from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
+from device.inputs.press import MENU_STATION, LinkStatus, Press, Stuck, Unstuck
+from device.screen import i18n
 from device.journal.stats import FILE_NAME, Leaderboard
 from device.rules.events import GameOver, PileWon
 from device.screen.menu import Menu
@@ -78,8 +79,10 @@ class App:
         self.match: Match | None = None
         self._running = True
         self.help = False
-        self.message: list[str] | None = None
+        #: what the message screen says: catalogue keys with their values, translated when drawn
+        self.message: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] | None = None
         self._message_until = 0
+        self.unlinked: LinkStatus | None = None  # the buttons' link is down: the game waits
         self._ready = False
         self.shown: set[int] = set()
         self.last_scene: Any = None
@@ -108,8 +111,7 @@ class App:
                                  if s.station is not None and not s.bot)
             self.mode = "game"
             self._pause(True)
-            self.message = ["resumed"]
-            self._message_until = self.clock.now_ns() + 3000 * MS
+            self.say("resumed", ms=3000)
         elif opts.start_now:
             self.joined = [] if opts.all_bots else self._present_stations()
             self._start_game()
@@ -117,7 +119,7 @@ class App:
     def _present_stations(self) -> list[int]:
         """Stations that play when the game starts at once: the keyboard's first station, every
         wired GPIO station, or the stations a script presses."""
-        if self.inputs.gpio is not None:
+        if self.inputs.wired is not None:
             return list(range(self.inputs.stations()))
         if self.inputs.script:
             return sorted({p.station for p in self.inputs.script if p.station >= 0})
@@ -162,8 +164,8 @@ class App:
         deadlines = [self.clock.next_deadline()]
         due = self.match.table.next_deadline() if self.match is not None else None
         deadlines.append(due)
-        if self.inputs.gpio is not None:
-            deadlines.append(self.inputs.gpio.next_deadline())
+        if self.inputs.wired is not None:
+            deadlines.append(self.inputs.wired.next_deadline())
         if self.held or self.menu_down is not None:
             deadlines.append(now + 50 * MS)
         deadlines.append(now + IDLE_WAIT_NS)
@@ -224,6 +226,30 @@ class App:
             return True
         return False
 
+    def say(self, *keys: str, ms: int | None = 3000, **kw: object) -> None:
+        """Show catalogue ``keys`` (one line each, with ``kw`` as their values) for ``ms``
+        milliseconds (None: until the box stops)."""
+        self.message = tuple((k, tuple(sorted(kw.items()))) for k in keys)
+        self._message_until = (1 << 62) if ms is None else self.clock.now_ns() + ms * MS
+        self._dirty = True
+
+    def _on_link(self, status: LinkStatus) -> None:
+        """The buttons' link (the bridge) went down or came back: a game waits while it is down."""
+        self._dirty = True
+        if not status.connected:
+            log.warning("buttons (%s): %s%s", status.source, status.state,
+                        f" ({status.reason})" if status.reason else "")
+            first = self.unlinked is None
+            self.unlinked = status
+            if self.mode == "game":
+                self._pause(True)
+            if first:
+                self.say("link.lost", ms=None, reason=status.reason or status.state)
+            return
+        if self.unlinked is not None:
+            self.unlinked = None
+            self.say("link.back")  # the pause menu's Resume goes on
+
     def _drain_inputs(self) -> None:
         while True:
             item, self._woken = self._woken, None  # the item that woke the loop comes first
@@ -237,8 +263,10 @@ class App:
                 self.press(item, now)
             elif isinstance(item, (Stuck, Unstuck)) and self.match is not None:
                 self.match.table.submit(item, now)
-        if self.inputs.gpio is not None:
-            self.inputs.gpio.poll(self.clock.now_ns())
+            elif isinstance(item, LinkStatus):
+                self._on_link(item)
+        if self.inputs.wired is not None:
+            self.inputs.wired.poll(self.clock.now_ns())
 
     def press(self, press: Press, arrival: int) -> None:
         self.last_input = arrival
@@ -305,6 +333,9 @@ class App:
         if action == "start":
             self._start_game()
         elif action == "resume":
+            if self.unlinked is not None:  # without its buttons the game would judge nobody
+                self.say("link.lost", ms=None, reason=self.unlinked.reason or self.unlinked.state)
+                return
             self._pause(False)
         elif action == "quit_game":
             self._end_match()
@@ -359,10 +390,9 @@ class App:
 
     def _shutdown(self) -> None:
         if not self.opts.service:
-            self.message = ["shutdown.dev"]
-            self._message_until = self.clock.now_ns() + 2500 * MS
+            self.say("shutdown.dev", ms=2500)
             return
-        self.message = ["shutdown.now"]
+        self.say("shutdown.now", ms=None)
         self.draw()
         try:
             subprocess.run(shlex.split(self.opts.shutdown_command), check=False, timeout=30)
@@ -380,7 +410,7 @@ class App:
         if self.menu_down is not None and now - self.menu_down >= SHUTDOWN_HOLD_NS:
             self.menu_down = None
             self._shutdown()
-        if self.message is not None and now >= self._message_until and self.message != ["shutdown.now"]:
+        if self.message is not None and now >= self._message_until:
             self.message = None
         match = self.match
         if match is not None and self.mode in ("game", "attract", "pause"):
@@ -406,17 +436,17 @@ class App:
                 sounds.play("flip")
             seat = match.table.game.current_seat()
             for s in match.table.seats:
-                self.inputs.set_led(s.station, s.seat == seat)  # type: ignore[arg-type]
+                self.inputs.set_led(s.station, s.seat == seat)
         elif isinstance(item, Judged):
             st = match.table.seats[item.seat].station
             if isinstance(item.decision, Award):
                 if sounds:
                     sounds.play("slap")
-                self.inputs.blink(st, 3, 150 * MS)  # type: ignore[arg-type]
+                self.inputs.blink(st, 3, 150 * MS)
             elif isinstance(item.decision, WrongSlapCall):
                 if sounds:
                     sounds.play("wrong")
-                self.inputs.blink(st, 6, 60 * MS)  # type: ignore[arg-type]
+                self.inputs.blink(st, 6, 60 * MS)
         elif isinstance(item, PileWon) and item.reason == "challenge" and sounds:
             sounds.play("win")
         elif isinstance(item, GameOver) and sounds:
@@ -500,7 +530,7 @@ class App:
         lang = self.opts.settings.lang
         now = self.clock.now_ns()
         if self.message is not None:
-            return sc.message_scene(self.message, size, lang)
+            return sc.message_scene([i18n.tr(lang, key, **dict(kw)) for key, kw in self.message], size, lang)
         if self.help:
             return sc.help_scene(self.key_help.split("; "), size, lang)
         match = self.match

@@ -151,6 +151,8 @@ _EN: dict[str, str] = {
     "shutdown.now": "Shutting down…",
     "shutdown.dev": "Shutdown does nothing in developer mode",
     "resumed": "The game goes on where it stopped",
+    "link.lost": "The buttons are disconnected ({reason}): the game waits for them",
+    "link.back": "The buttons are back: choose Resume to go on",
     # house rules: option names and values
     "option.deck": "Deck",
     "option.slaps": "Slaps",
@@ -380,6 +382,8 @@ _FR: dict[str, str] = {
     "shutdown.now": "Extinction…",
     "shutdown.dev": "Éteindre ne fait rien en mode développeur",
     "resumed": "La partie reprend là où elle s'était arrêtée",
+    "link.lost": "Les boutons sont déconnectés ({reason}) : la partie les attend",
+    "link.back": "Les boutons sont revenus : choisissez Reprendre pour continuer",
     "option.deck": "Jeu de cartes",
     "option.slaps": "Tapes",
     "option.wrong_slap": "Fausse tape",

@@ -15,12 +15,14 @@ from typing import Any
 from device.bots.hands import SlapBot
 from device.bots.minds import RuleBot
 from device.clock import SPIN_NS, Clock, VirtualClock
-from device.inputs.press import Press
+from device.inputs.press import Press, Stuck, Unstuck
 from device.inputs.script import ScriptedPress
 from device.table.loop import Notify, run_loop
 from device.table.table import DecisionNeeded, Shown, Table, ToShow
 
 MS = 1_000_000
+#: what the table takes as an input (everything else on the queue is for someone else)
+TABLE_INPUTS = frozenset({Press, Stuck, Unstuck, Shown})
 Output = Callable[[Any, int], None]
 
 
@@ -39,6 +41,8 @@ class Runner:
         self.think_ns = think_ns
         self.latency_ns = latency_ns
         self._deciding: set[int] = set()
+        #: what becomes of an input that is not the table's (a backend's LinkStatus...)
+        self.on_other: Callable[[Any, int], None] | None = None
 
     def schedule_script(self, script: list[ScriptedPress]) -> None:
         """Scripted presses, each delivered at its arrival time on the clock."""
@@ -124,6 +128,13 @@ class Runner:
                  spin_ns=spin_ns, notifier=notifier)
         self.dispatch(self.clock.now_ns())
 
+    def deliver(self, item: Any, now: int) -> None:
+        """An input from the queue: the table's own inputs to the table, others to ``on_other``."""
+        if type(item) in TABLE_INPUTS:
+            self.table.submit(item, now)
+        elif self.on_other is not None:
+            self.on_other(item, now)
+
     def step(self, now: int, inbox: queue.SimpleQueue[Any] | None = None) -> None:
         """One pass of the loop: inputs that arrived, due timers (bots, scripts), the table."""
         if inbox is not None:
@@ -132,7 +143,7 @@ class Runner:
                     item = inbox.get_nowait()
                 except queue.Empty:
                     break
-                self.table.submit(item, now)
+                self.deliver(item, now)
         self.clock.run_due(now)
         self.dispatch(now)
         self.table.advance(now)
@@ -159,7 +170,7 @@ class _Headless:
 
     def step(self, now_ns: int, woken: Any | None = None) -> None:
         if woken is not None:
-            self.runner.table.submit(woken, now_ns)
+            self.runner.deliver(woken, now_ns)
         self.runner.step(now_ns, self.inbox)
         if self.on_tick is not None:
             self.on_tick(now_ns)
