@@ -1,40 +1,59 @@
 """Turns one button's raw edges into presses: first contact wins, bounce never makes a second press.
 
-Wiring is pull-up, button to ground, so level 0 is pressed. The FIRST falling edge is the press,
-stamped at that edge and emitted at once (never delayed: the stamp is what the arbiter orders by).
-The button is then locked until it has been stably high for ``release_ns``; only then is the
-release emitted, stamped at its last rising edge. A button not stably released within ``stuck_ns``
-of its press is reported `Stuck`, ignored until released, then reported `Unstuck`.
+Wiring is pull-up, button to ground, so level 0 is pressed. While the button is released, ANY edge
+is first contact, whatever level it reports: the kernel stamps an edge in its hard interrupt but
+reads the line's level later, so a first contact that bounced open by then arrives labelled
+"rising" (and edges in that gap are merged: two edges in a row with the same label mean one was
+lost between them; they are counted in ``merged``). The press is stamped at that edge and emitted
+at once (never delayed: the stamp is what the arbiter orders by). The button is then locked until
+it has been stably up for ``release_ns``; only then is the release emitted, stamped at its last
+edge. A button not stably released within ``stuck_ns`` of its press is reported `Stuck`, ignored
+until released, then reported `Unstuck`.
 
-Pure: no clock, no thread. Edges come with their own stamps; deadlines (release, stuck) are
-applied when a later edge arrives or when the owner calls `poll(now_ns)` at `next_deadline()`.
+Edges can be lost (a GPIO line buffers 16 and drops the oldest), so labels alone cannot say when
+the button is up. Where the backend can read the pin (``read_level``: gpiozero's ``pin.state``),
+the level is read instead of guessed at every deadline: up releases the button, down keeps it
+held (read again every ``HOLD_CHECK_NS``). A button found up although its last edge said down
+lost its release edge: it is released then and counted in ``repairs``, so the next real press is a
+press again, not taken for that lost release. Without ``read_level`` (scripts, tests) the labels
+are trusted.
+
+Pure but for ``read_level``: no clock, no thread. Edges come with their own stamps; deadlines
+(release, stuck, hold checks) are applied when a later edge arrives or when the owner calls
+`poll(now_ns)` at `next_deadline()`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from device.inputs.press import Press, Sink, Stuck, Unstuck
 from device.records import new as _new
 
-__all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS"]
+__all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS", "HOLD_CHECK_NS"]
 
 RELEASE_NS = 20_000_000
 STUCK_NS = 3_000_000_000
+#: while held, the pin is read again this often (a lost release is found within it)
+HOLD_CHECK_NS = 50_000_000
 _NEVER = 1 << 62  # a deadline that never comes (cheaper on the hot path than None checks)
 
 
 class Debouncer:
     """State machine of one button (see module doc). Events go to ``sink``."""
 
-    # The state is kept so that a bouncing edge costs one comparison and two stores:
+    # The state is kept so that a bouncing edge costs one comparison and a few stores:
     # ``_next`` is -inf while released (every edge takes the slow path, where a press starts),
-    # the stuck time while down, and the release time (last rise + release_ns) while up-but-locked.
-    __slots__ = ("station", "button", "source", "release_ns", "stuck_ns", "_sink",
-                 "_locked", "_low", "_open", "_stuck", "_stuck_at", "_up_since", "_next")
+    # and the next deadline while locked (the release or hold check, or the stuck time).
+    __slots__ = ("station", "button", "source", "release_ns", "stuck_ns", "_sink", "_read",
+                 "_locked", "_low", "_open", "_stuck", "_stuck_at", "_up_since", "_next", "_last",
+                 "repairs", "merged")
 
     def __init__(self, station: int, button: str, sink: Sink, *, source: str = "gpio",
                  release_ns: int = RELEASE_NS, stuck_ns: int | None = STUCK_NS,
-                 level: int = 1, t_ns: int = 0) -> None:
-        """``level``/``t_ns``: the pin's level when watching starts (0 = already held down)."""
+                 level: int = 1, t_ns: int = 0, read_level: Callable[[], int] | None = None) -> None:
+        """``level``/``t_ns``: the pin's level when watching starts (0 = already held down).
+        ``read_level``: reads the pin's real level now (1 up, 0 down), or None: trust labels."""
         if release_ns < 0:
             raise ValueError(f"release_ns must be >= 0 ns, got {release_ns}")
         if stuck_ns is not None and stuck_ns <= 0:
@@ -45,17 +64,32 @@ class Debouncer:
         self.release_ns = release_ns
         self.stuck_ns = _NEVER if stuck_ns is None else stuck_ns
         self._sink = sink
+        self._read = read_level
         self._locked = False   # a press was seen and the button is not yet stably released
-        self._low = False      # current level is 0 (only meaningful while locked)
+        self._low = False      # the last edge said "down" (only meaningful while locked)
         self._open = False     # a press was emitted and its release is still owed
         self._stuck = False
         self._stuck_at = _NEVER
-        self._up_since = -_NEVER  # falling edges stamped before this are late bounce
+        self._up_since = -_NEVER  # edges stamped before this are late bounce of a reported release
         self._next = -_NEVER
+        self._last = t_ns      # the last edge seen while locked
+        #: releases whose edge was lost, found by reading the pin (each one logged by the backend)
+        self.repairs = 0
+        #: edges merged away (two edges in a row with the same label)
+        self.merged = 0
         if not level:
             # held at start (a stuck button at boot): locked, but no press to report
             self._locked = self._low = True
-            self._stuck_at = self._next = t_ns + self.stuck_ns
+            self._stuck_at = t_ns + self.stuck_ns
+            self._next = self._check_at(t_ns)
+
+    def _check_at(self, t_ns: int) -> int:
+        """The next deadline after an edge at ``t_ns``: its release time if it says up (or if the
+        pin can be read: a lost rise is found then), else the stuck time."""
+        if self._low and self._read is None:
+            return self._stuck_at
+        return min(t_ns + self.release_ns, self._stuck_at) if self._stuck_at < _NEVER \
+            else t_ns + self.release_ns
 
     @property
     def pressed(self) -> bool:
@@ -67,70 +101,99 @@ class Debouncer:
         return self._stuck
 
     def edge(self, level: int, t_ns: int) -> None:
-        """A raw edge: ``level`` after it (0 = down), stamped ``t_ns``."""
+        """A raw edge: ``level`` as reported after it (0 = down; it may be wrong), stamped ``t_ns``."""
+        low = not level
         if t_ns < self._next:  # locked, and no deadline passed: bounce (the hot path)
-            # no test of the level before: two rises in a row hide a fall that was not seen
-            # (edges can be coalesced), so the contacts were still bouncing until the later one
-            if level:
-                self._low = False
-                self._next = t_ns + self.release_ns
-            else:
-                self._low = True
+            if low == self._low:
+                self.merged += 1  # the edge between these two was merged away
+            self._low = low
+            self._last = t_ns
+            self._next = (t_ns + self.release_ns if level or self._read is not None
+                          else self._stuck_at)
+            if self._next > self._stuck_at:
                 self._next = self._stuck_at
             return
         if self._locked:
-            release_at = self._next
-            if not self._low and release_at <= self._stuck_at:
-                # the usual way out of a lock, inlined from `poll` (it is on every press's path):
-                # stably released before this edge (release_at <= t_ns, or the hot path ran)
-                self._release(release_at)
-            else:
-                self.poll(t_ns)  # a stuck time came before this edge
-                if self._locked:  # now t_ns < self._next: track the level
-                    self.edge(level, t_ns)
+            # deadlines before this edge, judged from the labels: the pin's level now is this
+            # edge's, not the deadline's, so it is not read here
+            self._expire(t_ns, read=False)
+            if self._locked:
+                if self._low and low and t_ns - self._last >= self.release_ns:
+                    # down, then down again after a quiet stretch: the rise between was lost,
+                    # so the button was up, and this edge is a new first contact
+                    self.repairs += 1
+                    self.merged += 1
+                    self._release(self._last, t_ns)
+                else:  # a held button's edges (its release, a stuck button's chatter)
+                    if low == self._low:
+                        self.merged += 1
+                    self._low = low
+                    self._last = t_ns
+                    self._next = self._check_at(t_ns) if self._stuck_at < _NEVER else (
+                        t_ns + self.release_ns if not low or self._read is not None else _NEVER)
                     return
-        if level or t_ns < self._up_since:
-            # a rising edge while up, or a bounce stamped before the release we already
-            # reported (it was delivered late): never a second press
-            return
-        self._locked = self._low = self._open = True
-        self._stuck_at = self._next = t_ns + self.stuck_ns
+        if t_ns < self._up_since:
+            return  # a bounce stamped before the release already reported (delivered late)
+        # released: any edge is first contact, whatever level it reports
+        self._locked = self._open = True
+        self._low = low
+        self._last = t_ns
+        self._stuck_at = t_ns + self.stuck_ns
+        self._next = self._check_at(t_ns)
         self._sink(_new(Press, (self.station, self.button, "press", t_ns, self.source)))
 
-    def _release(self, release_at: int) -> None:
-        """Stably released at ``release_at``: unlock, report the release (and an unstuck)."""
-        last_rise = release_at - self.release_ns
+    def _release(self, release_at: int, seen_at: int) -> None:
+        """Released, stamped ``release_at`` (its last edge) and known to be at ``seen_at`` (edges
+        stamped before that are its late bounce): unlock, report it (and an unstuck)."""
         self._locked = False
-        self._up_since = release_at
+        self._up_since = seen_at
         self._next = -_NEVER
         self._stuck_at = _NEVER
         if self._open:
             self._open = False
-            self._sink(_new(Press, (self.station, self.button, "release", last_rise,
+            self._sink(_new(Press, (self.station, self.button, "release", release_at,
                                     self.source)))
         if self._stuck:
             self._stuck = False
-            self._sink(Unstuck(self.station, self.button, last_rise))
+            self._sink(Unstuck(self.station, self.button, release_at))
 
     def next_deadline(self) -> int | None:
-        """When `poll` next has something to do (release or stuck), or None."""
+        """When `poll` next has something to do (release, hold check or stuck), or None."""
         if not self._locked:
             return None
-        d = self._stuck_at if self._low else min(self._next, self._stuck_at)
+        d = min(self._next, self._stuck_at)
         return None if d >= _NEVER else d
 
-    def poll(self, now_ns: int) -> None:
-        """Apply the deadlines reached at ``now_ns``: a stuck button, a stable release."""
+    def poll(self, now_ns: int, seen_ns: int | None = None) -> None:
+        """Apply the deadlines reached at ``now_ns``: a stable release, a hold check (the pin is
+        read, at ``seen_ns``: default ``now_ns``), a stuck button."""
+        self._expire(now_ns, read=True, seen_ns=now_ns if seen_ns is None else seen_ns)
+
+    def _expire(self, now_ns: int, *, read: bool, seen_ns: int = 0) -> None:
+        reader = self._read if read else None
         while self._locked:
-            release_at = _NEVER if self._low else self._next
-            if release_at <= now_ns and release_at <= self._stuck_at:
-                # stably released (a tie with the stuck time goes to the release: it was up)
-                self._release(release_at)
+            check = self._next
+            if check <= now_ns and check <= self._stuck_at and (reader is not None
+                                                                  or not self._low):
+                if reader is None:
+                    # labels trusted: the last edge said up and nothing followed for release_ns
+                    self._release(self._last, check)
+                    continue
+                if reader():  # up: released (a tie with the stuck time goes to the release)
+                    if self._low:
+                        self.repairs += 1  # its rising edge never arrived
+                    # edges stamped before the pin was read are this release's own
+                    self._release(self._last, max(check, seen_ns))
+                    continue
+                self._low = True  # down: held; look again a little later
+                self._next = max(check, now_ns) + HOLD_CHECK_NS
             elif self._stuck_at <= now_ns:
                 self._stuck = True
                 self._sink(Stuck(self.station, self.button, self._stuck_at))
                 self._stuck_at = _NEVER
-                if self._low:
+                if self._low and reader is None and self._read is None:
                     self._next = _NEVER
+            elif self._low and check <= now_ns and reader is None:
+                return  # held, by its labels: only reading the pin (poll) can say more
             else:
                 return

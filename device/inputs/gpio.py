@@ -26,6 +26,7 @@ Threads stop at the sink: the callback thread only runs the debouncer (under a l
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,13 @@ from device.inputs.press import MENU_STATION, Sink, make_sink
 
 __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
            "check_pins", "MENU_STUCK_NS"]
+
+log = logging.getLogger("slapbox")
+
+
+def _who(station: int) -> str:
+    return "MENU" if station == MENU_STATION else str(station + 1)
+
 
 #: the MENU button is held 5 s on purpose (shutdown); only call it stuck much later
 MENU_STUCK_NS = 60_000_000_000
@@ -73,17 +81,27 @@ class StampedMockPin(MockPin):
 
     _state: bool
 
-    def drive(self, level: int, t_ns: int) -> None:
-        """Set the input to ``level`` (0 = pressed) as if the edge was stamped at ``t_ns``."""
+    def drive(self, level: int, t_ns: int, reported: int | None = None) -> None:
+        """Set the input to ``level`` (0 = pressed) as if the edge was stamped at ``t_ns``.
+
+        The kernel stamps an edge in its hard interrupt and reads the level later, so the level
+        it reports may not be the one the edge made: ``reported`` (default ``level``) is what the
+        callback is told, and the edge is delivered even if the level did not change (the other
+        edge of the pair was merged away)."""
         assert self._function == "input"
         level_b = bool(level)
-        if self._state == level_b:
+        said = level_b if reported is None else bool(reported)
+        if self._state == level_b and reported is None:
             return
         self._state = level_b
         self._last_change = t_ns / 1e9  # what lgpio's ticks look like once gpiozero got them
-        wanted = ("both", "rising") if level_b else ("both", "falling")
+        wanted = ("both", "rising") if said else ("both", "falling")
         if self._edges in wanted and self._when_changed is not None:
-            self._call_when_changed()
+            super(MockPin, self)._call_when_changed(self._last_change, said)
+
+    def lose(self, level: int) -> None:
+        """The input goes to ``level`` and its edge is lost (a line's 16-event buffer overflowed)."""
+        self._state = bool(level)
 
 
 def make_factory(name: str = "lgpio") -> Any:
@@ -177,7 +195,8 @@ class GpioInputs:
         pin.edges = "both"
         level = 1 if pin.state else 0
         deb = Debouncer(station, button, self._sink, source=source, release_ns=release_ns,
-                        stuck_ns=stuck_ns, level=level, t_ns=t0)
+                        stuck_ns=stuck_ns, level=level, t_ns=t0,
+                        read_level=lambda: 1 if pin.state else 0)
         watch = _PinWatch(self, pin, deb)
         self._watches.append(watch)
         pin.when_changed = watch.on_edge
@@ -207,7 +226,23 @@ class GpioInputs:
         horizon = now_ns - self._lag
         with self._lock:
             for w in self._watches:
-                w.debouncer.poll(horizon)
+                deb = w.debouncer
+                before = deb.repairs
+                deb.poll(horizon, seen_ns=now_ns)
+                if deb.repairs != before:
+                    log.warning("gpio: station %s %s: its release edge was lost; released on "
+                                "reading the pin (%d repairs so far)", _who(deb.station),
+                                deb.button, self.repairs)
+
+    @property
+    def repairs(self) -> int:
+        """Releases whose edge was lost, found by reading the pins (shown by `slapbox selftest`)."""
+        return sum(w.debouncer.repairs for w in self._watches)
+
+    @property
+    def merged(self) -> int:
+        """Edges the kernel merged away (two edges in a row with the same label)."""
+        return sum(w.debouncer.merged for w in self._watches)
 
     def stuck(self) -> list[tuple[int, str]]:
         """(station, button) of every button currently stuck."""
