@@ -226,7 +226,61 @@ def test_config_show_prints_the_effective_configuration(capsys: pytest.CaptureFi
 def test_config_show_of_a_bad_file_prints_the_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path, "[game]\nplayers = 'x'\n")
     assert run(capsys, "config", "show", path) == \
-        (1, "", f"{path}: game.players: expected a whole number from 2 to 11, got 'x'\n")
+        (2, "", f"{path}: game.players: expected a whole number from 2 to 11, got 'x'\n")
+
+
+def test_config_takes_its_file_before_or_after_each_command_word(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: Path) -> None:
+    path = write(tmp_path, '[game]\npreset = "paix"\n')
+    for argv in (["--config", path, "config", "show"], ["config", "--config", path, "show"],
+                 ["config", "show", "--config", path], ["config", "check", "--config", path]):
+        code, out, err = run(capsys, *argv)
+        assert (code, err) == (0, ""), argv
+        assert path in out, argv
+
+
+def test_simulate_refuses_an_invalid_config_and_uses_its_game_section(capsys: pytest.CaptureFixture[str],
+                                                                       tmp_path: Path) -> None:
+    import json
+    bad = write(tmp_path, "[game]\nplayers = 'x'\n")
+    assert run(capsys, "simulate", "--config", bad, "--seed", "3") == \
+        (2, "", f"{bad}: game.players: expected a whole number from 2 to 11, got 'x'\n")
+    good = write(tmp_path, '[game]\npreset = "paix"\nplayers = 3\nseed = 7\n')
+    code, out, _ = run(capsys, "--config", good, "simulate", "--json")
+    result = json.loads(out)
+    assert (code, result["preset"], result["players"], result["seed"]) == (0, "paix", 3, 7)
+    code, out, _ = run(capsys, "simulate", "--config", good, "--json", "--players", "2", "--seed", "9")
+    assert (json.loads(out)["players"], json.loads(out)["seed"]) == (2, 9)  # the command line wins
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "two"], "--players: expected a whole number from 2 to 11, got 'two'"),
+    (["--players", "1"], "--players: expected a whole number from 2 to 11, got 1"),
+    (["--players", "12"], "--players: expected a whole number from 2 to 11, got 12"),
+    (["--seed", "9" * 300], "--seed: expected a whole number from 0 to 2**63-1, got a number of 300 digits"),
+    (["--seed", "-1"], "--seed: expected a whole number from 0 to 2**63-1, got -1"),
+])
+def test_a_bad_number_of_players_or_seed_says_the_real_range(capsys: pytest.CaptureFixture[str],
+                                                             argv: list[str], message: str) -> None:
+    code, out, err = run(capsys, "simulate", *argv)
+    assert (code, out) == (2, "")
+    assert err == f"slapbox simulate: error: argument {message}\n"
+
+
+def test_the_seeds_range_is_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "0 to 2**63-1" in " ".join(out.split())
+
+
+def test_tempo_on_the_command_line_has_the_configs_range(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    from device.table.config import TEMPO_MS
+    low, high = TEMPO_MS
+    code, _, err = run(capsys, "play", "--headless", "--tempo", "50", "--journal", "none")
+    assert code == 2 and err == f"slapbox play: error: --tempo: expected {low} to {high} ms, got 50\n"
+    path = write(tmp_path, "[timing]\ntempo_ms = 50\n")
+    code, _, err = run(capsys, "config", "check", path)
+    assert code == 1 and err == f"{path}: timing.tempo_ms: expected a number from {low} to {high}, got 50\n"
 
 
 # --- a real process ------------------------------------------------------------------------------

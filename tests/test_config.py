@@ -372,3 +372,55 @@ def test_ms_to_ns_is_exact_for_whole_microseconds() -> None:
     assert ms_to_ns(0.001) == 1_000
     assert ms_to_ns(1.5) == 1_500_000
     assert math.isclose(ms_to_ns(3000) / 1e9, 3.0)
+
+
+# --- values no file should hold: one line each, never an internal error -----------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("[game]\nplayers = " + "9" * 4301 + "\n",
+     "game.players: expected a whole number from 2 to 11, got a number of 4,301 digits"),
+    ("[game]\nplayers = " + "9" * 5000 + "\n",
+     "game.players: expected a whole number from 2 to 11, got a number of 5,000 digits"),
+    ("[timing]\nsettle_ms = 1" + "0" * 310 + "\n",
+     "timing.settle_ms: expected a number from 0.1 to 100, got a number of 311 digits"),
+    ("[game]\nseed = 1" + "0" * 40 + "\n",
+     "game.seed: expected"),
+    ("[game]\nnames = " + "[" * 400 + "]" * 400 + "\n",
+     "game.names: expected a list of strings, got a value nested 400 levels deep"),
+    ("[game]\nnames = " + "[" * 5000 + "]" * 5000 + "\n",
+     "game.names: expected a list of strings, got a value nested too deeply"),
+    ("[game.options]\ndeck = " + "{a = " * 300 + "1" + "}" * 300 + "\n",
+     "game.options.deck: expected"),
+])
+def test_a_huge_number_or_a_deep_nesting_is_one_line_naming_the_key(tmp_path: Path, text: str,
+                                                                       expected: str) -> None:
+    assert one_error(tmp_path, text).startswith(expected)
+
+
+def test_huge_or_deep_values_are_refused_by_config_check_and_show_with_their_exit_codes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from device.cli import main
+    path = write(tmp_path, "[game]\nnames = " + "[" * 400 + "]" * 400 + "\n")
+    assert main(["config", "check", path]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"{path}: game.names: expected a list of strings")
+    assert main(["config", "show", path]) == 2
+    assert capsys.readouterr().err == err
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    p = tmp_path / "config.toml"
+    p.write_bytes(b"\xef\xbb\xbf[game]\nplayers = 3\n")
+    assert load_config(str(p)).game.players == 3
+
+
+def test_a_fifo_or_a_device_is_refused_without_reading_it(tmp_path: Path) -> None:
+    import os
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError) as exc:
+        load_config(str(fifo))  # would block forever if opened for reading
+    assert exc.value.errors == [f"{fifo}: not a regular file (a FIFO), expected a TOML file"]
+    with pytest.raises(ConfigError) as exc:
+        load_config("/dev/zero")
+    assert exc.value.errors == ["/dev/zero: not a regular file (a character device), expected a TOML file"]

@@ -77,7 +77,7 @@ def test_deal_rules(capsys):
     (["--preset", "nope"], "invalid choice: 'nope' (choose from 'bataille-corse'"),
     (["--preset", "bataille", "--players", "5"], "bataille takes 2 to 4, not 5"),
     (["--preset", "bataille-corse", "--max-rounds", "0"], "at least 1"),
-    (["--preset", "bataille-corse", "--seed", "-3"], "whole number >= 0"),
+    (["--preset", "bataille-corse", "--seed", "-3"], "whole number from 0 to 2**63-1"),
     (["--preset", "bataille-corse", "--option", "wrong_slap=pot-9"], "'pot-2', 'pot-1'"),
     (["--preset", "paix", "--option", "borrow=true"], "does not apply to paix"),
 ])

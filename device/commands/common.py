@@ -7,35 +7,50 @@ import secrets
 import tomllib
 from typing import Any
 
-from device.rules.presets import OPTIONS, PRESET_NAMES, OptionError
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, OptionError
+
+#: seats any preset takes (each preset's own range is checked once the preset is known)
+PLAYERS = (min(p.min_players for p in PRESETS.values()), max(p.max_players for p in PRESETS.values()))
+SEED_MAX = 2**63 - 1  # a seed fits the journal's name and any tool's 64-bit integer
+SEED_RANGE = "0 to 2**63-1"
+_DIGITS = 40  # longer text is not even converted (int() of 4,300+ digits raises)
 
 
-def _whole(text: str, low: int, expected: str) -> int:
+def _whole(text: str, low: int, high: int | None, expected: str) -> int:
+    digits = text.strip().lstrip("+-")
+    if len(digits) > _DIGITS and digits.isdigit():
+        raise argparse.ArgumentTypeError(f"expected {expected}, got a number of {len(digits):,} digits")
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
-    if value < low:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text[:40]!r}") from None
+    if value < low or (high is not None and value > high):
         raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
     return value
 
 
 def positive_int(text: str) -> int:
-    return _whole(text, 1, "a whole number of at least 1")
+    return _whole(text, 1, None, "a whole number of at least 1")
+
+
+def players_value(text: str) -> int:
+    low, high = PLAYERS
+    return _whole(text, low, high, f"a whole number from {low} to {high}")
 
 
 def seed_value(text: str) -> int:
-    return _whole(text, 0, "a whole number >= 0")
+    return _whole(text, 0, SEED_MAX, f"a whole number from {SEED_RANGE}")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, *, preset_default: str | None = None) -> None:
     parser.add_argument("--preset", choices=PRESET_NAMES, default=preset_default, metavar="NAME",
                         help="the game: " + ", ".join(PRESET_NAMES))
-    parser.add_argument("--players", type=positive_int, metavar="N", help="number of seats")
+    parser.add_argument("--players", type=players_value, metavar="N",
+                        help=f"number of seats, {PLAYERS[0]} to {PLAYERS[1]} (each game has its own range)")
     parser.add_argument("--seed", type=seed_value, metavar="S",
-                        help="the game seed (default: a random one, printed)")
+                        help=f"the game seed, {SEED_RANGE} (default: a random one, printed)")
     parser.add_argument("--deal", metavar="SPEC",
-                        help="fix every pack instead of shuffling: packs separated by '/', seat 0 "
+                        help="fix every pack instead of shuffling: packs separated by '/', seat 1 "
                              "first, top card first, one character per card: 2-9 T J Q K A X (joker) "
                              "- (a number card whose value does not matter)")
     parser.add_argument("--max-rounds", type=positive_int, metavar="R",

@@ -1,7 +1,10 @@
 """Check the configuration file, or show the effective configuration with every default and its doc.
 
   slapbox config check [PATH]   one line per error (file: key: reason) and exit 1, or "ok: PATH"
-  slapbox config show [PATH]    the effective configuration as a commented TOML file
+  slapbox config show [PATH]    the effective configuration as a commented TOML file (an invalid
+                                file: its errors, exit 2)
+
+--config PATH works before or after `config`, `check` and `show`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="{check,show}", required=True)
     for name, text in ACTIONS.items():
         p = sub.add_parser(name, help=text, description=text)
+        # as after every command word; SUPPRESS keeps an earlier --config from being reset
+        p.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
+                       help="the configuration file (as the global --config)")
         p.add_argument("path", nargs="?", metavar="PATH", default=None,
                        help="the file to read (default: --config, $SLAPBOX_CONFIG, /etc/slapbox/config.toml)")
 
@@ -32,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as e:
         for line in e.errors:
             print(line, file=sys.stderr)
-        return 1
+        return 1 if args.action == "check" else 2  # check's findings; show cannot show it
     if args.action == "check":
         note = "" if cfg.found else " (no such file: every key has its default)"
         print(f"ok: {cfg.path}{note}")

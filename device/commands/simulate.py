@@ -12,6 +12,7 @@ import sys
 
 from device.bots.minds import decider, make_players
 from device.commands.common import add_game_arguments, parse_options, pick_seed
+from device.config.schema import is_int, load_config
 from device.rules.presets import PRESETS, new_game, resolve_options
 
 
@@ -20,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.epilog = ("Without --deal the preset's deck is shuffled with the seed and dealt as "
                      "RULES.md says; games with decisions (norvegienne) use the bots. Players "
-                     "default to the number of packs of --deal, else 2.")
+                     "default to the number of packs of --deal, else [game] players if the "
+                     "configuration sets it, else 2; [game] preset, seed and options likewise.")
 
 
 def simulate(preset: str, *, players: int | None = None, seed: int | None = None,
@@ -44,9 +46,13 @@ def simulate(preset: str, *, players: int | None = None, seed: int | None = None
 
 
 def run(args: argparse.Namespace) -> int:
-    preset = args.preset or "bataille-corse"
-    options = parse_options(args.option)
-    result = simulate(preset, players=args.players, seed=args.seed, deal=args.deal,
+    given = load_config(args.config).section("game").given  # an invalid file is refused here
+    preset = args.preset or given.get("preset", "bataille-corse")
+    options = dict(given.get("options", {})) if args.preset in (None, given.get("preset")) else {}
+    options.update(parse_options(args.option))
+    seed = args.seed if args.seed is not None else given.get("seed") if is_int(given.get("seed")) else None
+    players = args.players or (given.get("players") if args.deal is None else None)
+    result = simulate(preset, players=players, seed=seed, deal=args.deal,
                       max_rounds=args.max_rounds, options=options)
     if args.json:
         json.dump(result, sys.stdout)

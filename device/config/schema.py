@@ -20,6 +20,7 @@ import json
 import math
 import os
 import re
+import stat
 import textwrap
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -50,17 +51,47 @@ class ConfigError(SlapboxError):
         self.errors = list(errors)
 
 
-def show(value: Any) -> str:
-    """A value as the user wrote it in TOML (``true``, ``'pot-3'``, ``[1, 2]``), for messages."""
+MAX_DEPTH = 8          # values nested deeper than this (lists in lists ...) are refused
+MAX_DIGITS = 19        # whole numbers beyond 64 bits are refused (no key needs them)
+MAX_BYTES = 1 << 20    # a configuration file is small
+SHOW_CHARS = 80        # a value quoted in a message is cut there
+
+
+def show(value: Any, _depth: int = 0) -> str:
+    """A value as the user wrote it in TOML (``true``, ``'pot-3'``, ``[1, 2]``), for messages;
+    a long one is cut, a huge number is given by its digits."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
         return "a table"
     if hasattr(value, "isoformat"):  # TOML dates and times
         return str(value.isoformat())
+    if is_int(value) and abs(value) >= 10 ** MAX_DIGITS:
+        return f"a number of {len(str(abs(value))):,} digits"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    return repr(value)
+        if _depth >= 3:
+            return "[…]"
+        text = "[" + ", ".join(show(v, _depth + 1) for v in value[:20]) + (", …]" if len(value) > 20 else "]")
+    else:
+        text = repr(value)
+    return text if len(text) <= SHOW_CHARS else text[:SHOW_CHARS - 1] + "…"
+
+
+def _shape(value: Any) -> tuple[int, Any]:
+    """How deep ``value`` nests (a scalar is 0, ``[1]`` is 1), counted without recursion, and its
+    first whole number beyond 64 bits (None if none)."""
+    deepest, huge = 0, None
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, d + 1)
+            stack.extend((x, d + 1) for x in v)
+        elif huge is None and is_int(v) and abs(v) >= 10 ** MAX_DIGITS:
+            huge = v
+    return deepest, huge
 
 
 @dataclass(frozen=True)
@@ -191,7 +222,7 @@ class Schema:
         sections = {}
         for spec in self.sections.values():
             raw = data.get(spec.name)
-            raw = raw if isinstance(raw, dict) else {}
+            raw = _refuse_shapes(spec, raw, err) if isinstance(raw, dict) else {}
             sections[spec.name] = _validate_section(spec, raw, err)
         if errors:
             raise ConfigError(errors)
@@ -205,6 +236,35 @@ class Schema:
         else:
             hint = did_you_mean(key, self.sections) or f"; sections are: {', '.join(self.sections)}"
         return f"unknown {what}{hint}"
+
+
+def expected(f: Field | None) -> str:
+    """What a key accepts, for a value of no possible use (a huge number, a deep nesting)."""
+    return f.describe() if f is not None and f.kind != "any" else "a value of the key's kind"
+
+
+def _refuse_shapes(spec: SectionSpec, raw: dict[str, Any], err: ErrorFn) -> dict[str, Any]:
+    """``raw`` without the values no key can use (nested over MAX_DEPTH levels, whole numbers
+    over MAX_DIGITS digits), each reported once at its key; whatever shape the file gave."""
+    kept: dict[str, Any] = {}
+    for key, value in raw.items():
+        f = spec.field(key)
+        inner = value.items() if f is not None and f.kind == "table" and isinstance(value, dict) \
+            else [(None, value)]
+        ok = True
+        for sub, v in inner:
+            depth, huge = _shape(v)
+            where = f"{spec.name}.{key}" if sub is None else f"{spec.name}.{key}.{sub}"
+            want = expected(f) if sub is None else "an option value"
+            if depth > MAX_DEPTH:
+                err(where, f"expected {want}, got a value nested {depth} levels deep")
+                ok = False
+            elif huge is not None:
+                err(where, f"expected {want}, got {show(huge)}")
+                ok = False
+        if ok:
+            kept[key] = value
+    return kept
 
 
 def _validate_section(spec: SectionSpec, raw: dict[str, Any], err: ErrorFn) -> Section:
@@ -388,8 +448,7 @@ def load_config(path: str | None = None, *, schema: Schema | None = None) -> Con
     schema = schema if schema is not None else _program_schema()
     path, explicit = resolve_path(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = _read_small_file(path)
     except FileNotFoundError:
         if not explicit:
             cfg = schema.defaults()
@@ -398,6 +457,8 @@ def load_config(path: str | None = None, *, schema: Schema | None = None) -> Con
         raise ConfigError([f"{path}: no such file"]) from None
     except IsADirectoryError:
         raise ConfigError([f"{path}: is a directory, expected a TOML file"]) from None
+    except _NotRegular as e:
+        raise ConfigError([f"{path}: {e}"]) from None
     except OSError as e:
         raise ConfigError([f"{path}: cannot read: {e.strerror or e}"]) from None
     try:
@@ -406,11 +467,92 @@ def load_config(path: str | None = None, *, schema: Schema | None = None) -> Con
         line = data.count(b"\n", 0, e.start) + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise ConfigError([f"{path}: line {line}, column {col}: not UTF-8 text (save the file as UTF-8)"]) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark, as some Windows editors write
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError([f"{path}: {_syntax_error(str(e))}"]) from None
+    except ValueError:  # Python's int() refuses over 4,300 digits
+        raise ConfigError([f"{path}: {_long_number(text, schema)}"]) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: {_too_deep(text, schema)}"]) from None
     return schema.validate(parsed, path)
+
+
+class _NotRegular(OSError):
+    """The path names a FIFO, a device or a socket: never read (a FIFO would block)."""
+
+
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _read_small_file(path: str) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES; opened without blocking, so that a
+    FIFO is refused instead of waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(st.st_mode):
+            what = next((name for test, name in _FILE_KINDS if test(st.st_mode)), "not a file")
+            raise _NotRegular(f"not a regular file ({what}), expected a TOML file")
+        if st.st_size > MAX_BYTES:
+            raise _NotRegular(f"{st.st_size:,} bytes, expected a TOML file of at most {MAX_BYTES:,}")
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            return fh.read(MAX_BYTES + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _key_at(text: str, line_no: int, schema: Schema) -> tuple[str, Field | None]:
+    """The dotted key written on line ``line_no`` (1-based) of ``text`` and its field, if known:
+    the last ``[table]`` header above it and the key before its ``=``."""
+    lines = text.splitlines()
+    key = lines[line_no - 1].split("=", 1)[0].strip().strip("\"'") if line_no <= len(lines) else ""
+    table = ""
+    for line in reversed(lines[:line_no - 1]):
+        m = re.match(r"\s*\[+\s*([^\]]+?)\s*\]", line)
+        if m:
+            table = m[1]
+            break
+    dotted = f"{table}.{key}" if table else key
+    section, _, rest = dotted.partition(".")
+    spec = schema.sections.get(section)
+    return dotted, spec.field(rest) if spec is not None and rest else None
+
+
+def _long_number(text: str, schema: Schema) -> str:
+    m = re.search(r"[0-9][0-9_]{4299,}", text)
+    if m is None:
+        return "invalid TOML: a value Python cannot read"
+    digits = len(m[0].replace("_", ""))
+    line = text.count("\n", 0, m.start()) + 1
+    key, f = _key_at(text, line, schema)
+    return f"{key}: expected {expected(f)}, got a number of {digits:,} digits"
+
+
+def _too_deep(text: str, schema: Schema) -> str:
+    depth, line = 0, 1
+    quote = ""
+    for ch in text:  # brackets outside strings, line by line, until the nesting is absurd
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "\n":
+            line += 1
+        elif ch in "[{":
+            depth += 1
+            if depth > 100:
+                break
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    key, f = _key_at(text, line, schema)
+    return f"{key}: expected {expected(f)}, got a value nested too deeply"
 
 
 def _syntax_error(msg: str) -> str:
