@@ -199,6 +199,18 @@ def test_a_battle_shows_each_seats_stack_with_consecutive_card_numbers():
     assert "Battle!" in _texts(scene)
 
 
+def test_a_battle_rounds_winner_leaves_the_banner_when_the_next_rounds_first_card_is_laid():
+    table = _table("bataille", "2K3456/A45678")
+    feed = Feed()
+    runner = Runner(table, VirtualClock(0), outputs=[feed.push])
+    t = 0
+    while table.card_no < 3:  # round 1 (K beats 2 ... A beats 2), then round 2's first card
+        t += 10 * MS
+        runner.run_virtual(limit_ns=t)
+    scene = game_scene(table, feed, t, (800, 480), "en")
+    assert "wins the round" not in _texts(scene) and "takes the round" not in _texts(scene)
+
+
 # --- norvégienne -----------------------------------------------------------------------------
 
 def _norv_table() -> Table:

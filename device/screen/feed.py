@@ -9,7 +9,7 @@ by the scene, so the same feed serves either language.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from device.rules import events as ev
@@ -191,6 +191,8 @@ class Feed:
         elif isinstance(e, ev.Played):
             if self.ace is not None and e.seat == self.ace[1]:
                 self.ace = None  # answered with an Ace or a 2
+        elif isinstance(e, ev.Laid):
+            self._end_round_news(now_ns)
         elif isinstance(e, ev.GameOver):
             tone = "good"
             self.over = e
@@ -201,6 +203,16 @@ class Feed:
             keep = [b for b in self.lines if b.important][-KEEP_LINES:]
             minor = [b for b in self.lines if not b.important][-KEEP_LINES:]
             self.lines = sorted(keep + minor, key=lambda b: b.at_ns)
+
+    def _end_round_news(self, now_ns: int) -> None:
+        """A battle round's first card: the last round's winner leaves the banner (it would
+        stand beside cards it did not win)."""
+        for i, b in enumerate(self.lines):
+            e = b.event
+            if b.until_ns > now_ns and (isinstance(e, ev.PileWon) and e.reason == "round"
+                                        or isinstance(e, ev.CollectPending) and self.won is not None
+                                        and self.won.reason == "round"):
+                self.lines[i] = replace(b, until_ns=now_ns)
 
     # --- what is live ----------------------------------------------------------------------
     def banner(self, now_ns: int, count: int = 1) -> list[BannerItem]:
