@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 
 import pytest
@@ -13,7 +14,7 @@ from norvegienne_positions import DEFAULTS, c, cs, position
 from device.bots.minds import RandomBot
 from device.rules.actions import PickUp, Play, Ready, Reveal, Swap, Target
 from device.rules.base import IllegalAction, Outcome
-from device.rules.cards import ACE, JACK, KING, QUEEN, make_deck, shuffle
+from device.rules.cards import ACE, JACK, KING, QUEEN, DealError, make_deck, shuffle
 from device.rules.events import (
     AceTarget,
     Burned,
@@ -84,6 +85,70 @@ def test_deal_one_at_a_time_three_down_then_three_up_then_three_in_hand(players,
 def test_players_outside_2_to_11_are_refused_with_a_clear_message():
     with pytest.raises(ValueError, match="norvegienne takes 2 to 11, not 12"):
         NorvegienneGame(DEFAULTS, 12, Streams(0))
+
+
+def test_the_deal_is_recorded_each_seats_face_down_face_up_and_hand_cards_and_the_stock_in_order():
+    # RULES.md "Cards and dealing": the dealt cards are recorded, so any game can be replayed.
+    game = new_game("norvegienne", players=3, seed=5)
+    dealt = game.dealt
+    assert dealt == {"down": game.down, "up": game.up, "hand": game.hands, "stock": game.stock}
+    assert json.loads(json.dumps(dealt)) == dealt  # JSON-ready, as the journal's header keeps it
+    deck = make_deck(52)
+    shuffle(deck, Streams(5)["deal"])
+    assert [c for seat in range(3) for c in dealt["down"][seat]] == sorted(
+        deck[:9], key=lambda c: deck.index(c) % 3)
+    assert dealt["stock"] == deck[27:]
+    first = game.legal_actions()[0]
+    game.apply(first)  # a swap changes the hands, not the record of the deal
+    assert game.dealt == new_game("norvegienne", players=3, seed=5).dealt
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_a_game_rebuilt_from_its_recorded_deal_alone_plays_the_same(players):
+    from device.bots.minds import decider, make_players
+
+    game = new_game("norvegienne", players=players, seed=11)
+    deal = json.loads(json.dumps(game.dealt))
+    # another seed's shuffle: the deal decides the cards, the seed only the later draws of chance
+    rebuilt = new_game("norvegienne", seed=11, packs=deal)
+    other = new_game("norvegienne", players=players, seed=12)
+    assert rebuilt.snapshot() == game.snapshot() and rebuilt.stock == game.stock
+    assert other.stock != game.stock
+    turned = dict(deal, stock=deal["stock"][::-1])
+    assert new_game("norvegienne", seed=11, packs=turned).stock == deal["stock"][::-1]
+    results = []
+    for g in (game, rebuilt):
+        outcome = g.play_out(decider(make_players(["rule"] * players, g.streams)))
+        results.append((outcome, g.snapshot(), g.all_cards()))
+    assert results[0] == results[1]
+
+
+def test_the_journal_header_holds_the_deal_and_rebuilds_the_game_from_it():
+    from device.table.session import GameSpec, build_game, header, spec_from_header
+    from device.table.table import Seat
+
+    seats = [Seat(0, "Anna", None, True), Seat(1, "Ben", None, True)]
+    spec = GameSpec("norvegienne", 3, seats)
+    game = build_game(spec)
+    head = json.loads(json.dumps(header(spec, game, 0)))
+    assert head["packs"] == {"down": game.down, "up": game.up, "hand": game.hands, "stock": game.stock}
+    again = build_game(spec_from_header(head))
+    assert again.snapshot() == game.snapshot() and again.all_cards() == game.all_cards()
+
+
+@pytest.mark.parametrize("deal,needle", [
+    ([[1, 2]], "norvegienne's deal is"),
+    ({"down": [], "up": [], "hand": []}, "norvegienne's deal is"),
+    ({"down": [[1]], "up": [[1]], "hand": [[1]], "stock": []}, "2 to 11 seats"),
+    ({"down": [[8, 9, 10]] * 2, "up": [[8, 9, 10]] * 2, "hand": [[8, 9]] * 2, "stock": []}, "3 cards"),
+    ({"down": [[8, 9, 10]] * 2, "up": [[8, 9, 10]] * 2, "hand": [[8, 9, 10]] * 2, "stock": [8]},
+     "one 52-card deck"),
+    ({"down": [[8, 9, "x"]] * 2, "up": [[8, 9, 10]] * 2, "hand": [[8, 9, 10]] * 2, "stock": []},
+     "not a card"),
+])
+def test_a_recorded_deal_that_is_not_a_whole_deck_dealt_3_3_3_is_refused(deal, needle):
+    with pytest.raises(DealError, match=needle):
+        new_game("norvegienne", packs=deal)
 
 
 def test_before_play_each_seat_in_order_may_swap_hand_and_face_up_cards():

@@ -15,6 +15,10 @@ from device.rules.slaps import SlapPattern
 if TYPE_CHECKING:
     from device.rules.rng import Streams
 
+#: what a game records of its deal, JSON-ready: each seat's pack, top card first (challenge, battle),
+#: or norvégienne's ``{"down", "up", "hand": a list of cards per seat, "stock": top card first}``
+Dealt = list[list[int]] | dict[str, Any]
+
 #: the three shapes of game in the rule book (challenge: Bataille corse and its cousins; battle:
 #: bataille and paix; shedding: norvégienne)
 Family = Literal["challenge", "battle", "shedding"]
@@ -64,8 +68,9 @@ class Game(abc.ABC):
     collector: int | None = None
     #: per seat: locked out of slapping until the pile is won
     locked: Sequence[bool] = ()
-    #: the packs as dealt (what the journal keeps), or None where the game has no packs
-    dealt: list[list[int]] | None = None
+    #: the cards as dealt (what the journal keeps as "packs"; ``new_game(packs=...)`` rebuilds the
+    #: game from it), or None for a game set up mid-play
+    dealt: Dealt | None = None
     #: what happened while the game was set up (deals, burns), before any action
     start_events: list[Event] = []
 

@@ -8,8 +8,8 @@ left (or every seat is ranked, option ``rank_all``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from device.rules import cards as cardlib
 from device.rules.actions import Action, PickUp, Play, Ready, Reveal, Swap, Target
@@ -49,6 +49,58 @@ def a_rank(r: int) -> str:
     return ("an " if word[0] in "8A" else "a ") + word
 
 
+class Deal(NamedTuple):
+    """Norvégienne's deal: per seat its face-down, face-up and hand cards; the stock, top card first."""
+
+    down: list[list[int]]
+    up: list[list[int]]
+    hand: list[list[int]]
+    stock: list[int]
+
+    def recorded(self) -> dict[str, Any]:
+        """The JSON-ready record a journal keeps (``read_deal`` reads it back)."""
+        return {"down": [list(d) for d in self.down], "up": [list(u) for u in self.up],
+                "hand": [list(h) for h in self.hand], "stock": list(self.stock)}
+
+
+_DEAL_SHAPE = ("norvegienne's deal is {'down': [...], 'up': [...], 'hand': [...]} with 3 cards per "
+               "seat each, and 'stock': the rest of the deck, top card first")
+
+
+def read_deal(recorded: object) -> Deal:
+    """A recorded deal (``Deal.recorded``) checked: 2 to 11 seats, 3 cards each face down, face up
+    and in hand, and with the stock exactly one deck (52 cards, 104 from 6 seats). DealError if not."""
+    if not isinstance(recorded, Mapping) or set(recorded) != {"down", "up", "hand", "stock"}:
+        raise cardlib.DealError(f"deal: {_DEAL_SHAPE}")
+    parts: list[list[list[int]]] = []
+    for key in ("down", "up", "hand"):
+        seats = recorded[key]
+        if not isinstance(seats, list) or not all(isinstance(cards, list) for cards in seats):
+            raise cardlib.DealError(f"deal: {key!r} must hold one list of cards per seat ({_DEAL_SHAPE})")
+        parts.append(seats)
+    n = len(parts[0])
+    if not MIN_SEATS <= n <= MAX_SEATS or any(len(p) != n for p in parts):
+        raise cardlib.DealError(f"deal: norvegienne takes {MIN_SEATS} to {MAX_SEATS} seats, each with "
+                                f"face-down, face-up and hand cards; got {', '.join(str(len(p)) for p in parts)}")
+    for key, seats in zip(("down", "up", "hand"), parts):
+        for seat, cards in enumerate(seats):
+            if len(cards) != HAND_SIZE:
+                raise cardlib.DealError(f"deal: seat {seat} has {len(cards)} {key} cards, not {HAND_SIZE} cards")
+    stock = recorded["stock"]
+    if not isinstance(stock, list):
+        raise cardlib.DealError(f"deal: 'stock' must be a list of cards ({_DEAL_SHAPE})")
+    every = [c for seats in parts for cards in seats for c in cards] + stock
+    for c in every:
+        if isinstance(c, bool) or not isinstance(c, int) or not 2 <= c >> 2 <= ACE:
+            raise cardlib.DealError(f"deal: {c!r} is not a card (cards are rank * 4 + suit, ranks 2 to 14)")
+    size = 52 if n <= 5 else 104
+    if Counter(every) != Counter(cardlib.make_deck(size)):
+        raise cardlib.DealError(f"deal: the cards dealt to {n} seats and the stock must be exactly "
+                                f"{'one 52-card deck' if size == 52 else 'two 52-card decks'}")
+    return Deal([list(d) for d in parts[0]], [list(u) for u in parts[1]], [list(h) for h in parts[2]],
+                list(stock))
+
+
 def _default_options() -> dict[str, Any]:
     from device.rules.presets import PRESETS  # presets builds games lazily: no import cycle
     return dict(PRESETS["norvegienne"].defaults)
@@ -70,19 +122,34 @@ class NorvegienneGame(Game):
     def seat_in_play(self, seat: int) -> bool:
         return self.in_play[seat]
 
-    def __init__(self, options: dict[str, Any], players: int, streams: Streams) -> None:
+    def __init__(self, options: dict[str, Any], players: int, streams: Streams,
+                 deal: Deal | None = None) -> None:
+        """A new game: the deck shuffled with the ``deal`` stream and dealt, or the given ``deal``
+        (a recorded one, from ``read_deal``), which then decides every card."""
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_SEATS <= players <= MAX_SEATS:
             raise ValueError(f"players: norvegienne takes {MIN_SEATS} to {MAX_SEATS}, not {players!r}")
         self._setup(options, players, streams)
-        deck = cardlib.make_deck(52 if players <= 5 else 104)
-        cardlib.shuffle(deck, streams["deal"])
-        cards = iter(deck)
-        # One at a time, seat 0 first: 3 face-down each, then 3 face-up on them, then 3 in hand.
-        for where in (self.down, self.up, self.hands):
-            for _ in range(HAND_SIZE):
-                for seat in range(players):
-                    where[seat].append(next(cards))
-        self.stock = list(cards)  # top card first
+        if deal is None:
+            deck = cardlib.make_deck(52 if players <= 5 else 104)
+            cardlib.shuffle(deck, streams["deal"])
+            cards = iter(deck)
+            down: list[list[int]] = [[] for _ in range(players)]
+            up: list[list[int]] = [[] for _ in range(players)]
+            hand: list[list[int]] = [[] for _ in range(players)]
+            # One at a time, seat 0 first: 3 face-down each, then 3 face-up on them, then 3 in hand.
+            for where in (down, up, hand):
+                for _ in range(HAND_SIZE):
+                    for seat in range(players):
+                        where[seat].append(next(cards))
+            deal = Deal(down, up, hand, list(cards))  # stock: top card first
+        elif len(deal.hand) != players:
+            raise cardlib.DealError(f"deal: {len(deal.hand)} seats for {players} players (they must agree)")
+        self.dealt = deal.recorded()
+        for seat in range(players):
+            self.down[seat] += deal.down[seat]
+            self.up[seat] += deal.up[seat]
+            self.hands[seat] += deal.hand[seat]
+        self.stock = list(deal.stock)
 
     def _setup(self, options: dict[str, Any], players: int, streams: Streams) -> None:
         self.options = {**_default_options(), **options}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -155,10 +155,13 @@ def resolve_options(preset: str, given: dict[str, Any] | None = None) -> dict[st
 
 
 def new_game(preset: str, *, players: int | None = None, seed: int = 0,
-             options: dict[str, Any] | None = None, packs: Sequence[Sequence[int]] | None = None,
+             options: dict[str, Any] | None = None,
+             packs: Sequence[Sequence[int]] | Mapping[str, Any] | None = None,
              deal_spec: str | None = None, slapping: bool = True) -> Game:
     """Build a game. ``packs`` (or ``deal_spec``) fixes every pack, top card first; otherwise the
     preset's deck is shuffled with the seed's ``deal`` stream and dealt one card at a time.
+    ``packs`` is what a game records as ``dealt``, so ``new_game(preset, seed=seed,
+    options=options, packs=game.dealt)`` rebuilds ``game`` (norvégienne: its recorded deal).
 
     ``slapping=False`` is the simulator's table: nobody slaps, so number values cannot matter.
     """
@@ -171,26 +174,38 @@ def new_game(preset: str, *, players: int | None = None, seed: int = 0,
         if spec.family == "shedding":
             raise DealError(f"deal: not accepted for {preset} (its deal has hands, face-up and face-down cards)")
         packs = parse_deal(deal_spec, allow_any_number=spec.family == "challenge" and not slapping)
-    if packs is not None:
-        if players is not None and players != len(packs):
-            raise DealError(f"deal: {len(packs)} packs for {players} players (they must agree)")
-        players = len(packs)
+    fixed: Sequence[Sequence[int]] | None = None  # the packs (challenge, battle)
+    recorded = None  # norvégienne's deal
+    seats: int | None = None
+    if packs is not None and spec.family == "shedding":
+        from device.rules.norvegienne import read_deal
+        recorded = read_deal(packs)
+        seats = len(recorded.hand)
+    elif isinstance(packs, Mapping):
+        raise DealError(f"deal: {preset} is dealt one pack per seat (a list of card lists), not {sorted(packs)}")
+    elif packs is not None:
+        fixed = packs
+        seats = len(packs)
+    if seats is not None:
+        if players is not None and players != seats:
+            raise DealError(f"deal: {seats} packs for {players} players (they must agree)")
+        players = seats
     if players is None:
         players = 2
     if not spec.min_players <= players <= spec.max_players:
         raise OptionError(f"players: {preset} takes {spec.min_players} to {spec.max_players}, not {players}")
     if spec.family == "challenge":
         from device.rules.challenge import ChallengeGame
-        if packs is None:
-            packs = _shuffled_deal(opts["deck"], players, streams)
-        return ChallengeGame(preset, opts, packs, streams, slapping=slapping)
+        if fixed is None:
+            fixed = _shuffled_deal(opts["deck"], players, streams)
+        return ChallengeGame(preset, opts, fixed, streams, slapping=slapping)
     if spec.family == "battle":
         from device.rules.battle import BattleGame
-        if packs is None:
-            packs = _shuffled_deal(opts["deck"], players, streams)
-        return BattleGame(preset, opts, packs, streams)
+        if fixed is None:
+            fixed = _shuffled_deal(opts["deck"], players, streams)
+        return BattleGame(preset, opts, fixed, streams)
     from device.rules.norvegienne import NorvegienneGame
-    return NorvegienneGame(opts, players, streams)
+    return NorvegienneGame(opts, players, streams, recorded)
 
 
 def _shuffled_deal(deck_size: int, players: int, streams: Streams) -> list[list[int]]:
