@@ -288,3 +288,116 @@ def test_a_game_waits_while_its_buttons_link_is_down_and_resume_is_refused_until
     assert "The buttons are back" in " ".join(text.text for text in app.scene().texts)
     app.menu_action("resume")
     assert app.mode == "game" and not app.match.table.paused
+
+
+# --- words on screen: catalogue keys are never drawn raw ----------------------------------------
+
+def _said_keys() -> set[str]:
+    """Every catalogue key the app passes to ``say`` (read from its source)."""
+    import re
+    from pathlib import Path
+    import device.screen.app as app_module
+    source = Path(app_module.__file__).read_text(encoding="utf-8")
+    return set(re.findall(r"say\(\s*\"([\w.]+)\"", source))
+
+
+def _raw_keys(texts: list[str]) -> list[str]:
+    from device.screen import i18n
+    keys = {k for cat in i18n.CATALOGUES.values() for k in cat if "." in k}
+    return [t for t in texts if t.strip() in keys or any(w in keys for w in t.split())]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_message_the_app_says_is_in_both_catalogues_and_drawn_as_words(make_app, lang):
+    from device.screen import i18n
+    keys = _said_keys()
+    assert {"resumed", "shutdown.dev", "shutdown.now", "link.lost", "link.back"} <= keys
+    app = make_app(settings=Settings(preset="bataille-corse", players=3, lang=lang))
+    for key in sorted(keys):
+        assert all(key in cat for cat in i18n.CATALOGUES.values()), key
+        placeholders = {p: "x" for p in i18n.placeholders(i18n.CATALOGUES[lang][key])}
+        app.say(key, **placeholders)
+        texts = [t.text for t in app.scene().texts]
+        assert texts and _raw_keys(texts) == [] and key not in " ".join(texts), (key, texts)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_sample_scene_draws_words_never_catalogue_keys(lang):
+    from device.screen import samples
+    for name in samples.NAMES:
+        for size in ((800, 480), (480, 320)):
+            texts = [t.text for t in samples.build(name, size, lang).texts]
+            assert _raw_keys(texts) == [], (name, size, texts)
+
+
+def test_the_box_says_shutting_down_while_its_shutdown_command_runs(make_app, tmp_path):
+    marker = tmp_path / "ran"
+    app = make_app(service=True, shutdown_command=f"touch {marker}")
+    app.menu_action("shutdown")
+    assert marker.exists() and not app.running
+    assert [t.text for t in app.last_scene.texts] == ["Shutting down…"]
+
+
+def test_holding_esc_in_developer_mode_says_shutdown_does_nothing(make_app):
+    app = make_app()
+    t = app.clock.now_ns()
+    app.press(Press(MENU_STATION, "menu", "press", t, "keyboard"), t)
+    app.tick(t + 5001 * MS)
+    assert " ".join(t.text for t in app.scene().texts) == "Shutdown does nothing in developer mode"
+
+
+# --- F1: help pauses the game, Esc or F1 closes it -------------------------------------------
+
+def _key(app: App, key: int, t: int) -> None:
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""), t)
+    app.handle_event(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=""), t + 50 * MS)
+
+
+@pytest.mark.parametrize("close", [pygame.K_ESCAPE, pygame.K_F1])
+def test_f1_help_pauses_the_game_says_how_to_close_and_esc_or_f1_closes_it(make_app, close):
+    app = make_app(start_now=True)
+    t = app.clock.now_ns()
+    _key(app, pygame.K_F1, t)
+    assert app.help and app.match.table.paused
+    cards = app.match.table.card_no
+    app.tick(t + 20_000 * MS)  # the game does not go on behind the help
+    assert app.match.table.card_no == cards
+    assert "Esc or F1 closes this help" in " ".join(t.text for t in app.scene().texts)
+    _key(app, close, t + 20_100 * MS)
+    assert not app.help and app.mode == "game" and not app.match.table.paused
+
+
+def test_help_over_the_pause_menu_closes_back_to_the_pause_menu(make_app):
+    app = make_app(start_now=True)
+    t = app.clock.now_ns()
+    _key(app, pygame.K_ESCAPE, t)
+    assert app.mode == "pause"
+    _key(app, pygame.K_F1, t + 200 * MS)
+    _key(app, pygame.K_ESCAPE, t + 400 * MS)
+    assert not app.help and app.mode == "pause" and app.match.table.paused
+
+
+# --- hints only where they mean something -------------------------------------------------------
+
+def _all_text(app: App) -> str:
+    return " ".join(t.text for t in app.scene().texts)
+
+
+def test_the_keys_note_is_shown_in_a_slapping_game_with_a_keyboard_player(make_app):
+    app = make_app(start_now=True, source="keyboard")
+    text = _all_text(app)
+    assert "slap A, flip Z" in text and "Keys are stamped when read" in text
+
+
+def test_no_slap_hints_in_a_bots_only_game(make_app):
+    app = make_app(start_now=True, all_bots=True, source="keyboard")
+    text = _all_text(app)
+    assert "slap" not in text and "Keys are stamped" not in text
+
+
+@pytest.mark.parametrize("preset", ["bataille", "paix", "norvegienne"])
+def test_no_slap_hints_in_a_game_without_slapping(make_app, preset):
+    settings = Settings(preset=preset, players=3, lang="en")
+    app = make_app(start_now=True, source="keyboard", settings=settings)
+    text = _all_text(app)
+    assert "slap" not in text and "Keys are stamped" not in text

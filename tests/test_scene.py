@@ -370,3 +370,14 @@ def test_a_note_given_as_a_catalogue_key_is_translated():
     table = _table("bataille-corse", "2345678/9-----")
     scene = game_scene(table, Feed(), 0, (800, 480), "en", note="keys.note")
     assert "Keys are stamped when read" in _texts(scene)
+
+
+@pytest.mark.parametrize("preset", ["norvegienne", "bataille"])
+def test_the_end_of_a_game_without_slapping_shows_no_slap_statistics(preset):
+    m = samples.play_until(preset, 3, 1, lambda *_: False)
+    assert m.table.game.outcome() is not None and not m.table.slapping
+    for size in SIZES:
+        for lang, words in (("en", ("slaps", "wrong", "reaction", "best")),
+                            ("fr", ("tapes", "fausses", "réaction", "record"))):
+            texts = {t.text for t in over_scene(m.table, size, lang, samples.LEADERBOARD).texts}
+            assert not texts & set(words), (size, lang, texts)

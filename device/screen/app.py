@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from device.clock import Clock
 from device.inputs.press import MENU_STATION, LinkStatus, Press, Stuck, Unstuck
-from device.screen import i18n
 from device.journal.stats import FILE_NAME, Leaderboard
 from device.rules.events import GameOver, PileWon
 from device.screen.menu import Menu
@@ -53,7 +52,7 @@ class App:
         import pygame
 
         from device.box import Box
-        from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource, describe_keys
+        from device.inputs.keyboard import DEFAULT_KEYS, KeyboardSource
         from device.screen import scene as sc
         from device.screen.feed import Feed
         from device.screen.render import Renderer
@@ -68,7 +67,6 @@ class App:
         self.clock = self.box.clock
         self.inputs = self.box.inputs
         self.keyboard = KeyboardSource(DEFAULT_KEYS)
-        self.key_help = describe_keys(DEFAULT_KEYS, 8)
         self.sounds = sounds
         self.Feed = Feed
         folder = self.box.folder
@@ -79,6 +77,8 @@ class App:
         self.match: Match | None = None
         self._running = True
         self.help = False
+        self._help_paused = False  # the help paused the game (and closing it goes on)
+        self._now = 0              # the latest time the loop passed in (virtual time may lead the clock)
         #: what the message screen says: catalogue keys with their values, translated when drawn
         self.message: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] | None = None
         self._message_until = 0
@@ -189,9 +189,11 @@ class App:
             self._running = False
             return
         if ev.type in (pg.KEYDOWN, pg.KEYUP):
-            if ev.type == pg.KEYDOWN and ev.key == pg.K_F1:
-                self.help = not self.help
+            if ev.type == pg.KEYDOWN and (ev.key == pg.K_F1 or (self.help and ev.key == pg.K_ESCAPE)):
+                self._show_help(not self.help)
                 return
+            if self.help:
+                return  # the keys wait while the help is up (the game is paused behind it)
             if self._menu_keys(ev):
                 return
             press = self.keyboard.handle(ev, t) if self.keyboard is not None else None
@@ -202,6 +204,18 @@ class App:
             self.menu_action(self.menu.choose(-1 if getattr(ev, "button", 1) == 3 else 1))
         elif ev.type == pg.MOUSEWHEEL and self.mode in ("menu", "pause"):
             (self.menu.prev if ev.y > 0 else self.menu.next)()
+
+    def _show_help(self, on: bool) -> None:
+        """F1's help: a game waits behind it (paused here unless the pause menu already is)."""
+        self.help = on
+        table = self.match.table if self.match is not None and not self.match.attract else None
+        if on and table is not None and self.mode == "game" and not table.paused:
+            table.pause(True)
+            self._help_paused = True
+        elif not on and self._help_paused:
+            self._help_paused = False
+            if table is not None and self.mode == "game":
+                table.pause(False)
 
     def _menu_keys(self, ev: Any) -> bool:
         """Developer mode: arrows, Enter and Esc drive the menus directly."""
@@ -230,7 +244,8 @@ class App:
         """Show catalogue ``keys`` (one line each, with ``kw`` as their values) for ``ms``
         milliseconds (None: until the box stops)."""
         self.message = tuple((k, tuple(sorted(kw.items()))) for k in keys)
-        self._message_until = (1 << 62) if ms is None else self.clock.now_ns() + ms * MS
+        now = max(self.clock.now_ns(), self._now)
+        self._message_until = (1 << 62) if ms is None else now + ms * MS
         self._dirty = True
 
     def _on_link(self, status: LinkStatus) -> None:
@@ -275,7 +290,7 @@ class App:
             self._on_menu_button(press, arrival)
             return
         if self.mode == "game" and self.match is not None:
-            if self._pending_human() is not None:
+            if self.pending_human() is not None:
                 self._choose_with(press)
                 return
             self.match.table.submit(press, arrival)
@@ -319,7 +334,7 @@ class App:
             self._to_menu()
 
     def _hold(self) -> None:
-        if self.mode == "game" and self.private and self._pending_human() is not None:
+        if self.mode == "game" and self.private and self.pending_human() is not None:
             self._choose_current()
             return
         if self.mode in ("menu", "pause"):
@@ -402,6 +417,7 @@ class App:
 
     # --- time -----------------------------------------------------------------------------
     def tick(self, now: int) -> None:
+        self._now = max(self._now, now)
         for station, t0 in list(self.held.items()):
             if station not in self.hold_done and now - t0 >= HOLD_NS:
                 self.hold_done.add(station)
@@ -437,7 +453,7 @@ class App:
             seat = match.table.game.current_seat()
             for s in match.table.seats:
                 self.inputs.set_led(s.station, s.seat == seat)
-        elif isinstance(item, Judged):
+        elif isinstance(item, Judged) and item.seat is not None:  # None: a station without a seat
             st = match.table.seats[item.seat].station
             if isinstance(item.decision, Award):
                 if sounds:
@@ -471,7 +487,8 @@ class App:
         self.last_input = now
 
     # --- norvégienne choices ----------------------------------------------------------------
-    def _pending_human(self) -> int | None:
+    def pending_human(self) -> int | None:
+        """The seat whose choice the game waits for, if a person plays it."""
         if self.match is None:
             return None
         seat = self.match.table.pending_decision()
@@ -482,7 +499,7 @@ class App:
     def _choose_with(self, press: Press) -> None:
         """The seat whose choice it is uses its own buttons: first press looks, tap = next,
         hold = choose (as soon as the loop sees it held; see _hold)."""
-        seat = self._pending_human()
+        seat = self.pending_human()
         table = self.match.table  # type: ignore[union-attr]
         if seat is None or table.seats[seat].station != press.station:
             return
@@ -514,7 +531,7 @@ class App:
 
     def _choose_current(self) -> None:
         """The pending seat's choice under the cursor is made."""
-        seat = self._pending_human()
+        seat = self.pending_human()
         if seat is None or self.match is None:
             return
         table = self.match.table
@@ -525,50 +542,9 @@ class App:
 
     # --- drawing --------------------------------------------------------------------------
     def scene(self) -> Any:
-        sc = self.sc
-        size = self.display.size
-        lang = self.opts.settings.lang
-        now = self.clock.now_ns()
-        if self.message is not None:
-            return sc.message_scene([i18n.tr(lang, key, **dict(kw)) for key, kw in self.message], size, lang)
-        if self.help:
-            return sc.help_scene(self.key_help.split("; "), size, lang)
-        match = self.match
-        if self.mode == "attract":
-            names = [self.opts.names[i] if i < len(self.opts.names) else str(i + 1) for i in self.joined]
-            return sc.attract_scene(match.table if match else None, match.feed if match else None,
-                                    now, size, lang, names)
-        if self.mode == "menu":
-            names = [self.opts.names[i] if i < len(self.opts.names) else str(i + 1) for i in self.joined]
-            return sc.menu_scene(self.menu.view(), size, lang, joined=names)
-        if self.mode == "over" and match is not None:
-            return sc.over_scene(match.table, size, lang, self.leaderboard.rows())
-        if match is None:
-            return sc.menu_scene(self.menu.view(), size, lang)
-        note = self._keys_note(match.table) if self.opts.source == "keyboard" else None
-        seat = self._pending_human()
-        if self.mode == "game" and seat is not None:
-            if not self.private:
-                return sc.pass_scene(seat, match.table.seats[seat].name, size, lang)
-            actions = self.decisions()
-            chooser = sc.chooser_view(match.table, seat, actions, self.chooser_cursor, lang)
-            # the chooser needs the room the keys' note would take
-            return sc.game_scene(match.table, match.feed, now, size, lang, chooser=chooser,
-                                 private_seat=seat)
-        scene = sc.game_scene(match.table, match.feed, now, size, lang, note=note)
-        if self.mode == "pause":
-            return sc.menu_scene(self.menu.view(), size, lang, background=scene)
-        return scene
-
-    def _keys_note(self, table: Table) -> str:
-        """Developer mode: each person's keys, and why keys read together are a tie."""
-        from device.inputs.keyboard import DEFAULT_KEYS
-        from device.screen.i18n import tr
-        lang = self.opts.settings.lang
-        keys = [tr(lang, "keys.station", station=s.name, slap=DEFAULT_KEYS[s.station][0].upper(),
-                   flip=DEFAULT_KEYS[s.station][1].upper())
-                for s in table.seats if not s.bot and s.station in DEFAULT_KEYS]
-        return " · ".join(keys + [tr(lang, "keys.menu")]) + "\n" + tr(lang, "keys.note")
+        """The scene the screen shows now (device.screen.view decides it)."""
+        from device.screen.view import scene_of
+        return scene_of(self)
 
     def draw(self) -> None:
         # Build a scene only when something happened (an input, the table's output, a new mode)

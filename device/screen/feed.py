@@ -135,7 +135,7 @@ class Feed:
             d = item.decision
             if isinstance(d, Award):
                 self._award(d, now_ns)
-            elif isinstance(d, WrongSlapCall):
+            elif isinstance(d, WrongSlapCall) and item.seat is not None:  # None: a seatless station
                 # The penalty arrives with the rules' WrongSlap event just after; flash now.
                 self.flashes[item.seat] = WrongFlash(item.seat, 0, False, now_ns, now_ns + FLASH_NS)
         elif isinstance(item, ev.Event):

@@ -193,6 +193,8 @@ _EN: dict[str, str] = {
     "pass.hide": "Press again to hide your cards",
     "keys.note": "Keys are stamped when read: keys in the same frame count as a tie",
     "keys.station": "{station}: slap {slap}, flip {flip}",
+    "keys.station.flip": "{station}: flip {flip}",
+    "keys.station.choose": "{station}: {slap} (tap: next, hold: choose)",
     "keys.menu": "Esc: menu, F1: help",
     # game over and statistics
     "over.title": "Game over",
@@ -222,6 +224,7 @@ _EN: dict[str, str] = {
     "flip.auto": "automatic",
     "flip.buttons": "FLIP buttons",
     "help.title": "Help",
+    "help.close": "Esc or F1 closes this help (the game waits)",
     "pile.bottom": "bottom",
     "table.count": "{n} cards on the table", "table.count.one": "{n} card on the table",
     "status.wrong": "wrong slap",
@@ -423,6 +426,8 @@ _FR: dict[str, str] = {
     "keys.note": "Les touches sont datées à la lecture : deux touches dans la même image "
                  "comptent comme une égalité",
     "keys.station": "{station} : taper {slap}, retourner {flip}",
+    "keys.station.flip": "{station} : retourner {flip}",
+    "keys.station.choose": "{station} : {slap} (appui : suivant, maintien : choisir)",
     "keys.menu": "Échap : menu, F1 : aide",
     "over.title": "Partie terminée",
     "over.winner": "{name} gagne !",
@@ -450,6 +455,7 @@ _FR: dict[str, str] = {
     "flip.auto": "automatique",
     "flip.buttons": "boutons RETOURNER",
     "help.title": "Aide",
+    "help.close": "Échap ou F1 ferme cette aide (la partie attend)",
     "pile.bottom": "dessous",
     "table.count": "{n} cartes sur la table", "table.count.one": "{n} carte sur la table",
     "status.wrong": "fausse tape",

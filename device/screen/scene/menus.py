@@ -180,8 +180,9 @@ def _lines_scene(kind: str, title: str | None, lines: Sequence[str], size: tuple
 
 
 def help_scene(key_lines: Sequence[str], size: tuple[int, int], lang: str) -> Scene:
-    """Developer mode's F1: the key map, the menu keys and the keyboard note."""
-    lines = list(key_lines) + [i18n.tr(lang, "keys.menu"), i18n.tr(lang, "keys.note")]
+    """Developer mode's F1: how to close it, the key map, the menu keys and the keyboard note."""
+    lines = [i18n.tr(lang, "help.close")] + list(key_lines) + [i18n.tr(lang, "keys.menu"),
+                                                               i18n.tr(lang, "keys.note")]
     return _lines_scene("help", i18n.tr(lang, "help.title"), lines, size)
 
 

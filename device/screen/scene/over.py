@@ -60,8 +60,9 @@ def _table_rows(scene: Scene, area: Rect, m: int, px: int, floor: int, header: l
 
 def over_scene(table: Any, size: tuple[int, int], lang: str, leaderboard_rows: Sequence[Any] = (), *,
                page: int = 0) -> Scene:
-    """Game over: the winner, then per seat its mean reaction (a bar), slaps won and wrong slaps, the
-    longest challenge chain, and the leaderboard (``page`` 1: the leaderboard alone, for small
+    """Game over: the winner, then per seat its mean reaction (a bar), slaps won and wrong slaps (in
+    a game without slapping: its cards), the longest challenge chain, and the leaderboard (games
+    and wins only, without slapping) (``page`` 1: the leaderboard alone, for small
     screens where it does not fit under the game's statistics)."""
     scene = Scene(size, "over")
     lay = compute_layout(*size)
@@ -118,7 +119,9 @@ def over_scene(table: Any, size: tuple[int, int], lang: str, leaderboard_rows: S
                   i18n.tr(lang, "stats.short.reaction"), i18n.tr(lang, "stats.short.fastest")]
         rows = [[r.name, str(r.games), str(r.wins), str(r.slaps_won), str(r.wrong_slaps),
                  _ms(lang, r.mean_reaction_ms), _ms(lang, r.fastest_ms)] for r in leaderboard_rows]
-        if w < 600:  # a small panel: the reaction columns would crowd out the names
+        if not table.slapping:  # a game without slapping: its players' slap records mean nothing here
+            header, rows = header[:3], [r[:3] for r in rows]
+        elif w < 600:  # a small panel: the reaction columns would crowd out the names
             header, rows = header[:5], [r[:5] for r in rows]
         lw = min(area.w // 3, max(text_width(r[0], px) for r in rows) + m)
         _table_rows(scene, area, m, px, fonts.small, header, rows, lw)
