@@ -354,3 +354,38 @@ def test_synthesized_sounds_are_short_16_bit_and_not_silent(name):
     assert 0.03 < len(samples) / 2 / 22050 < 1.2
     assert max(abs(v) for v in samples) > 5000
     assert samples[0::2] == samples[1::2]
+
+
+def test_without_an_audio_device_the_box_prints_one_line_at_most(tmp_path):
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_AUDIODRIVER", "PULSE_SERVER")}
+    env["XDG_RUNTIME_DIR"] = str(tmp_path)  # no sound server's socket there
+    code = ("import logging, sys; logging.basicConfig(stream=sys.stderr, format='%(message)s'); "
+            "from device.screen.sound import Sounds, no_audio_reason; "
+            "sys.exit(0 if no_audio_reason() else 3); ")
+    if subprocess.run([sys.executable, "-c", code], env=env).returncode == 3:
+        pytest.skip("this machine has a sound card")
+    code = ("import logging, sys; logging.basicConfig(stream=sys.stderr, format='%(message)s'); "
+            "from device.screen.sound import Sounds; s = Sounds.open(0.5); s.play('slap'); s.close(); "
+            "import pygame; pygame.quit()")
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stderr.count("\n") <= 1 and "ALSA lib" not in p.stderr and "XDG" not in p.stderr, p.stderr
+
+
+def test_no_audio_reason_reads_the_sound_cards_and_the_servers_sockets(tmp_path, monkeypatch):
+    from device.screen.sound import no_audio_reason
+    monkeypatch.delenv("SDL_AUDIODRIVER", raising=False)
+    monkeypatch.delenv("PULSE_SERVER", raising=False)
+    cards = tmp_path / "cards"
+    cards.write_text("--- no soundcards ---\n")
+    assert no_audio_reason(str(cards), str(tmp_path)) == "no sound card, no sound server"
+    assert no_audio_reason(str(tmp_path / "absent"), str(tmp_path)) == "no sound card, no sound server"
+    cards.write_text(" 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n")
+    assert no_audio_reason(str(cards), str(tmp_path)) is None
+    cards.write_text("--- no soundcards ---\n")
+    (tmp_path / "pipewire-0").touch()
+    assert no_audio_reason(str(cards), str(tmp_path)) is None
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    assert no_audio_reason(str(tmp_path / "absent"), "") is None

@@ -1,16 +1,23 @@
 """The box's sounds, synthesised at start-up (no files): flip, slap, wrong slap, win, game over.
 
 A box without a sound card still plays: ``Sounds.open`` then returns a silent object and logs one
-line. Waveforms are computed with the standard library at the mixer's own rate and format.
+line, and nothing else reaches the terminal: where Linux has no sound card and no sound server
+SDL is not asked to open audio at all (its ALSA, PulseAudio and PipeWire back ends each print
+their own complaints on stderr), and elsewhere file descriptor 2 goes to a scratch file while
+the mixer opens. Waveforms are computed with the standard library at the mixer's own rate and
+format.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
+import sys
+import tempfile
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from random import Random
 
@@ -111,6 +118,42 @@ def synthesize(name: str, rate: int, channels: int = 1) -> array:
     return out
 
 
+def no_audio_reason(cards: str = "/proc/asound/cards", runtime: str | None = None) -> str | None:
+    """Why Linux certainly has no audio device (no ALSA card and no PulseAudio or PipeWire
+    socket), or None where SDL may find one (other systems, an explicit SDL_AUDIODRIVER)."""
+    if not sys.platform.startswith("linux") or os.environ.get("SDL_AUDIODRIVER"):
+        return None
+    runtime = runtime if runtime is not None else os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime and any(os.path.exists(os.path.join(runtime, n)) for n in ("pulse/native", "pipewire-0")):
+        return None
+    if os.environ.get("PULSE_SERVER"):
+        return None
+    try:
+        with open(cards, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return "no sound card, no sound server"
+    return "no sound card, no sound server" if not text.strip() or "no soundcards" in text else None
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 into a scratch file (the C libraries' noise), put back afterwards."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    with tempfile.TemporaryFile() as scratch:
+        os.dup2(scratch.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
 def _check_volume(volume: float) -> float:
     if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not 0 <= volume <= 1:
         raise ValueError(f"volume {volume!r}: expected a number from 0 to 1")
@@ -130,9 +173,14 @@ class Sounds:
     def open(cls, volume: float = 0.8) -> Sounds:
         """Open the mixer and build every sound; a silent object (one warning) if that fails."""
         volume = _check_volume(volume)
+        reason = no_audio_reason() if not pygame.mixer.get_init() else None
+        if reason is not None:
+            log.warning("no audio device (%s): the box plays without sound", reason)
+            return cls(None, volume)
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init()
+                with _quiet_stderr():
+                    pygame.mixer.init()
             init = pygame.mixer.get_init()
             if not init:
                 raise pygame.error("mixer did not start")
@@ -140,7 +188,8 @@ class Sounds:
             if fmt != -16:
                 # Our samples are signed 16-bit; ask again for that format on an odd device.
                 pygame.mixer.quit()
-                pygame.mixer.init(frequency=rate, size=-16, channels=channels)
+                with _quiet_stderr():
+                    pygame.mixer.init(frequency=rate, size=-16, channels=channels)
                 again = pygame.mixer.get_init()
                 if again is None:
                     raise pygame.error("the audio device closed while it was set up")
