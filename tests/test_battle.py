@@ -247,6 +247,18 @@ def test_paix_a_game_still_running_after_1000_rounds_is_a_draw():
     assert g.rounds == 1000 and g.card_counts() == [34, 18]
 
 
+def test_an_option_text_of_5000_digits_is_refused_before_it_is_read_naming_the_option_and_its_range():
+    from device.rules.presets import OptionError, check_option_text
+
+    with pytest.raises(OptionError, match=r"option 'tie_cards_down': expected a whole number from 1 to 5, "
+                                          r"got a text of 5,000 characters \(at most 200 are read\)"):
+        check_option_text("tie_cards_down", "9" * 5000)
+    check_option_text("tie_cards_down", "3")
+    check_option_text("slaps", '["sandwich", "top-bottom", "marriage", "tens"]')
+    with pytest.raises(OptionError, match="unknown option 'nope'"):
+        check_option_text("nope", "1")
+
+
 def test_paix_defaults_to_1000_rounds():
     assert game("paix", "2/3").max_rounds == 1000
     assert game("bataille", "2/3").max_rounds is None
@@ -272,9 +284,10 @@ def test_a_seat_that_starts_with_no_card_is_out_from_the_start():
     assert g.current_seat() == 2
 
 
-@pytest.mark.parametrize("spec,expected", [("KQ/", Outcome("win", 0)), ("/", Outcome("draw", None))])
-def test_a_game_with_one_seat_holding_cards_or_none_is_over_at_once(spec, expected):
-    g = game("bataille", spec)
+@pytest.mark.parametrize("packs,expected", [(parse_deal("KQ/"), Outcome("win", 0)),
+                                            ([[], []], Outcome("draw", None))])
+def test_a_game_with_one_seat_holding_cards_or_none_is_over_at_once(packs, expected):
+    g = new_game("bataille", packs=packs)  # a --deal with no card at all is refused (test_simulate)
     assert g.outcome() == expected and g.legal_actions() == [] and g.current_seat() is None
 
 

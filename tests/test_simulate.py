@@ -80,6 +80,10 @@ def test_deal_rules(capsys):
     (["--preset", "bataille-corse", "--seed", "-3"], "whole number from 0 to 2**63-1"),
     (["--preset", "bataille-corse", "--option", "wrong_slap=pot-9"], "'pot-2', 'pot-1'"),
     (["--preset", "paix", "--option", "borrow=true"], "does not apply to paix"),
+    (["--preset", "bataille-corse", "--deal", "K" * 30_000 + "/" + "-" * 30_000], "at most 208 cards"),
+    (["--preset", "bataille-corse", "--deal", "/"], "no cards at all"),
+    (["--preset", "bataille-corse", "--deal", "///"], "no cards at all"),
+    (["--preset", "bataille-corse", "--deal", "K/" * 17], "at most 16 packs"),
 ])
 def test_bad_input_is_one_line_and_exit_status_2(capsys, args, needle):
     assert main(["simulate", *args]) == 2

@@ -25,6 +25,12 @@ class DealError(SlapboxError, ValueError):
     """A `--deal` spec that cannot be read or is refused by the preset."""
 
 
+#: a `--deal` pack holds at most four 52-card decks, and a deal at most 16 packs (no preset seats
+#: more than 11): anything bigger is a mistake, and would only make the simulator work for minutes
+MAX_PACK_CARDS = 208
+MAX_PACKS = 16
+
+
 def card(rank: int, suit: int = 0) -> int:
     return rank * 4 + suit
 
@@ -101,9 +107,20 @@ def parse_deal(spec: str, *, allow_any_number: bool = True, allow_jokers: bool =
     """
     if not isinstance(spec, str) or spec.strip() != spec or spec == "":
         raise DealError("deal: expected packs like 'KQ--/A-7T' (seat 0 first, top card first)")
+    texts = spec.split("/", MAX_PACKS)
+    if len(texts) > MAX_PACKS:
+        raise DealError(f"deal: more than {MAX_PACKS} packs; a deal has at most {MAX_PACKS} packs "
+                        "(one per seat, separated by '/')")
+    for seat, text in enumerate(texts):
+        if len(text) > MAX_PACK_CARDS:
+            raise DealError(f"deal: pack {seat} has {len(text):,} cards; a pack holds at most "
+                            f"{MAX_PACK_CARDS} cards (four 52-card decks)")
+    if not any(texts):
+        raise DealError("deal: no cards at all; expected packs like 'KQ--/A-7T' "
+                        "(seat 0 first, top card first)")
     next_suit: dict[int, int] = {}
     packs: list[list[int]] = []
-    for seat, text in enumerate(spec.split("/")):
+    for seat, text in enumerate(texts):
         pack = []
         for pos, ch in enumerate(text):
             r = RANK_CHARS.get(ch.upper() if ch in "tjqkax" else ch)

@@ -136,6 +136,24 @@ class OptionError(SlapboxError, ValueError):
     """An unknown option, or a value the option does not take."""
 
 
+#: the longest option text read (the longest real value, every slap pattern listed, is ~110
+#: characters); longer text is refused before it is parsed: int() of thousands of digits is slow,
+#: and Python refuses past 4,300
+OPTION_TEXT_MAX = 200
+
+
+def check_option_text(key: str, text: str) -> None:
+    """Refuse the text of option ``key`` (as ``KEY=VALUE`` gives it) before it is parsed when it
+    names no option or is too long to be one of its values; OptionError names the option and what
+    it takes."""
+    opt = OPTIONS.get(key)
+    if opt is None:
+        raise OptionError(f"unknown option {key!r}; options are: {', '.join(OPTIONS)}")
+    if len(text) > OPTION_TEXT_MAX:
+        raise OptionError(f"option {key!r}: expected {opt.describe()}, got a text of {len(text):,} "
+                          f"characters (at most {OPTION_TEXT_MAX} are read)")
+
+
 def resolve_options(preset: str, given: dict[str, Any] | None = None) -> dict[str, Any]:
     """The preset's defaults overridden by ``given``, each value checked."""
     spec = PRESETS[preset]
