@@ -319,8 +319,8 @@ def test_bad_calls_say_what_was_expected() -> None:
     a.shown(1, 100, slappable=False)
     with pytest.raises(ArbiterError, match="never go back"):
         a.pile_won(99)
-    with pytest.raises(ArbiterError, match="stations=9, expected 1..8"):
-        Arbiter(9, Random(0))
+    with pytest.raises(ArbiterError, match="stations=17, expected 1..16"):
+        Arbiter(17, Random(0))
 
 
 # --- invariants on random presses ---------------------------------------------------------

@@ -162,13 +162,16 @@ def test_a_stuck_button_does_not_block_the_others_and_is_reported():
     assert piles(out) == [PileWon(2, "slap:doubles", 2, 0)]  # station 2 wins; station 0 is ignored
 
 
-def test_a_late_player_joins_by_pressing_and_can_slap_back_in():
+def test_an_arriving_player_comes_into_play_by_winning_a_valid_double():
     table, runner, clock, out = table_for("5234/5678")
+    # a press before anything can be slapped: judged, costs nothing, and seats nobody
     table.submit(Press(5, "slap", "press", 100 * MS, "gpio"), 100 * MS)
-    assert len(table.seats) == 3 and table.seats[2].station == 5
+    runner.run_virtual(limit_ns=200 * MS)
+    assert len(table.seats) == 2
     t = card_time(2)
     runner.schedule_script(script((5, t + 250 * MS, t + 250 * MS)))
     runner.run_virtual(limit_ns=t + 400 * MS)
+    assert len(table.seats) == 3 and table.seats[2].station == 5
     assert piles(out) == [PileWon(2, "slap:doubles", 2, 0)]
     assert table.game.in_play[2]
 

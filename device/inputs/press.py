@@ -15,13 +15,16 @@ from typing import Any, NamedTuple, Union
 from device.errors import SlapboxError
 from device.records import typed
 
-__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION",
+__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION", "BOT_STATION",
            "PressFormatError", "event_from_dict", "make_sink", "Sink"]
 
 BUTTONS = ("slap", "flip", "menu")
 EDGES = ("press", "release")
 #: the box's own MENU button belongs to no station
 MENU_STATION = -1
+#: a bot seat's presses carry station BOT_STATION + its seat (no button has those numbers), so
+#: every press the arbiter orders names a station, and the tie rotation runs over stations
+BOT_STATION = 8
 
 
 class PressFormatError(SlapboxError, ValueError):

@@ -10,15 +10,19 @@ The rules it applies (DESIGN.md, "Slap arbitration"):
 - A slap window opens at `shown` of a slappable card k and closes at the next `shown` or
   `pile_won`. A press stamped inside it is a valid slap on card k, whenever it arrives; a press
   stamped when nothing was slappable (or before the window opened) is a wrong slap.
-- Order by stamp, never by arrival. A press is judged at its stamp + settle (or on arrival, if it
-  came later than that), so earlier-stamped presses still in flight are known in time. A window is
-  decided when its first valid press is judged: the contenders are the valid presses within the tie
-  window of the earliest (no chaining); the rotating priority orders them; a tie winner moves to the
-  back of the priority.
+- Slaps on the same pile (from one `pile_won` to the next) are **one contest**, whatever window
+  each falls in: one award per pile. Order by stamp, never by arrival. A press is judged at its
+  stamp + settle (or on arrival, if it came later than that), so earlier-stamped presses still in
+  flight are known in time. The pile is decided when its first valid press is judged: the
+  contenders are the valid presses on that pile within the tie window of the earliest (no
+  chaining); the rotating priority orders them; a tie winner moves to the back of the priority. A
+  valid press on a decided pile is a lost race ("lost"), never a second award.
 - Every press gets exactly one judgement: the winner's is the `Award`; the others are `Ignored`
   ("lost", "duplicate", "grace", "locked") or a `WrongSlapCall`.
-- Grace (a lost race is not punished): from an award or `pile_won` until the next `shown`, and at
-  least ``grace_ns``, a press outside any slappable window is ignored.
+- Grace (a lost race is not punished): from the winning press's stamp (or `pile_won`) until the
+  next `shown`, and at least ``grace_ns``, a press outside any slappable window is ignored.
+- Locks are applied in stamp order: a station locked out since ``t`` (`set_locked`) has its presses
+  stamped from ``t`` on ignored ("locked"), whenever they arrived, until it is unlocked.
 - Determinism: judgements depend on stamps, never on arrival order, as long as every press
   arrives within settle - tie of its stamp (GPIO: ~0.1 ms; the bridge: ~1 ms; settle 8 ms).
   An award's ``runners_up`` and ``margin_ns`` report the presses known when it was decided.
@@ -44,7 +48,8 @@ from device.rules.cards import shuffle
 __all__ = ["ArbiterSettings", "Arbiter", "Award", "WrongSlapCall", "Ignored", "Decision",
            "ArbiterError", "decision_from_dict", "MAX_STATIONS", "IGNORE_REASONS"]
 
-MAX_STATIONS = 8
+#: stations the arbiter can order: 8 stations of buttons and 8 bot hands (device.inputs.press.BOT_STATION)
+MAX_STATIONS = 16
 IGNORE_REASONS = ("grace", "lost", "duplicate", "locked")
 _INF = 1 << 62
 
@@ -210,18 +215,29 @@ _DUE, _T, _STATION, _SEQ, _LOCKED, _JUDGED = range(6)
 _BY_STAMP = itemgetter(_T, _STATION)
 
 
+class _Pile:
+    """One pile, from one `pile_won` to the next: one contest, one award."""
+
+    __slots__ = ("start", "close", "decided", "claims")
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.close = _INF                  # when it was won
+        self.decided = False               # it has its award, or it was collected
+        self.claims: dict[int, _Slap] = {}  # station -> the one press that counts on this pile
+
+
 class _Segment:
     """What was on the pile from one `shown`/`pile_won` to the next."""
 
-    __slots__ = ("start", "card", "slappable", "close", "decided", "claims", "wrong")
+    __slots__ = ("start", "card", "slappable", "close", "pile", "wrong")
 
-    def __init__(self, start: int, card: int | None, slappable: bool) -> None:
+    def __init__(self, start: int, card: int | None, slappable: bool, pile: _Pile) -> None:
         self.start = start
         self.card = card
         self.slappable = slappable
         self.close = _INF                  # start of the next segment
-        self.decided = False               # a window that already has its award
-        self.claims: dict[int, _Slap] = {}  # station -> the one press that counts in this window
+        self.pile = pile
         self.wrong: set[int] = set()       # stations already judged wrong on this card
 
 
@@ -241,10 +257,13 @@ class Arbiter:
         shuffle(order, ties)
         self._priority = order  # first = wins the next tie
         self._locked = [False] * stations
+        # per station, the times its lock changed, and whether it was locked from then on
+        self._lock_t: list[list[int]] = [[] for _ in range(stations)]
+        self._lock_on: list[list[bool]] = [[] for _ in range(stations)]
         # timeline: starts and segments, in time order; an empty first segment covers "before
         # anything was shown"
         self._seg_t: list[int] = [-_INF]
-        self._segs: list[_Segment] = [_Segment(-_INF, None, False)]
+        self._segs: list[_Segment] = [_Segment(-_INF, None, False, _Pile(-_INF))]
         self._shown_t: list[int] = []
         self._grace: list[int] = []  # grace starts (awards, pile_won)
         self._heap: list[_Slap] = []
@@ -261,22 +280,41 @@ class Arbiter:
         """Stations in tie priority order (first wins the next tie)."""
         return tuple(self._priority)
 
-    def set_locked(self, station: int, locked: bool) -> None:
-        """A locked-out station's presses are ignored (and recorded as such) until unlocked."""
+    def set_locked(self, station: int, locked: bool, t_ns: int = -_INF) -> None:
+        """From ``t_ns`` on (a stamp: the wrong slap that locked it, the won pile that unlocks it;
+        default: for every press), ``station``'s presses are ignored as "locked", or no longer."""
         # the table unlocks every station at each won pile: check cheaply, explain only on error
         if type(station) is not int or not 0 <= station < self._stations:
             self._check_station(station, "set_locked")
-        self._locked[station] = locked is True or bool(locked)
+        on = locked is True or bool(locked)
+        if self._locked[station] == on and self._lock_t[station]:
+            return
+        self._locked[station] = on
+        times, states = self._lock_t[station], self._lock_on[station]
+        i = bisect_right(times, t_ns)
+        # a later change made before this one (stamps out of order) keeps its place after it
+        times.insert(i, t_ns)
+        states.insert(i, on)
+        if len(times) > 64:  # only recent history can matter (presses within a settle time)
+            del times[:-32], states[:-32]
 
     def locked(self, station: int) -> bool:
+        """Whether ``station`` is locked out now (its latest lock change)."""
         self._check_station(station, "locked")
         return self._locked[station]
+
+    def _locked_at(self, station: int, t_ns: int) -> bool:
+        times = self._lock_t[station]
+        if not times:
+            return False
+        i = bisect_right(times, t_ns) - 1
+        return i >= 0 and self._lock_on[station][i]
 
     def shown(self, card: int, t_ns: int, slappable: bool) -> None:
         """Card number ``card`` became visible at ``t_ns``; it opens a window if ``slappable``."""
         if type(card) is not int:
             raise ArbiterError(f"shown: card={card!r}, expected the card count (an integer)")
-        self._open_segment(_Segment(t_ns, card, bool(slappable)), t_ns, "shown")
+        self._open_segment(_Segment(t_ns, card, bool(slappable), self._segs[-1].pile), t_ns, "shown")
         self._shown_t.append(t_ns)
 
     @property
@@ -285,9 +323,26 @@ class Arbiter:
         return self._seg_t[-1]
 
     def pile_won(self, t_ns: int) -> None:
-        """The pile was taken at ``t_ns`` (slap award applied, challenge collected): grace starts."""
-        self._open_segment(_Segment(t_ns, None, False), t_ns, "pile_won")
+        """The pile is won at ``t_ns`` (a slap's award, a challenge's collect moment): presses
+        stamped from then on are on the next pile (grace starts); earlier ones still in flight
+        are judged on this one. Again at the same time: nothing more."""
+        last = self._segs[-1]
+        if last.card is None and last.start == t_ns and last.pile.start == t_ns:
+            return
+        pile = _Pile(t_ns)
+        last.pile.close = t_ns
+        self._open_segment(_Segment(t_ns, None, False, pile), t_ns, "pile_won")
         insort(self._grace, t_ns)
+
+    def collected(self) -> None:
+        """The won pile left the table: a valid press on it judged from now on (one that arrived
+        later than its settle time) is a lost race, not an award of a pile that is gone."""
+        current = self._segs[-1].pile
+        for seg in reversed(self._segs):
+            if seg.pile is not current:
+                if seg.pile.decided:
+                    break
+                seg.pile.decided = True
 
     def _open_segment(self, seg: _Segment, t_ns: int, what: str) -> None:
         if type(t_ns) is not int:
@@ -314,7 +369,7 @@ class Arbiter:
         # the heap entry IS the press record; judgement order is due time, then stamp, then
         # station, never arrival order (the unique seq keeps comparisons off the flags)
         self._seq += 1
-        heappush(self._heap, [due, t_ns, station, self._seq, self._locked[station], False])
+        heappush(self._heap, [due, t_ns, station, self._seq, False, False])
         return due
 
     def rebase(self, shift_ns: int) -> None:
@@ -327,12 +382,16 @@ class Arbiter:
             return t if t in (_INF, -_INF) else t + shift_ns
 
         self._seg_t = [sh(t) for t in self._seg_t]
+        piles = {id(seg.pile): seg.pile for seg in self._segs}
+        for pile in piles.values():
+            pile.start, pile.close = sh(pile.start), sh(pile.close)
         for seg in self._segs:
             seg.start, seg.close = sh(seg.start), sh(seg.close)
+        self._lock_t = [[sh(t) for t in ts] for ts in self._lock_t]
         self._shown_t = [t + shift_ns for t in self._shown_t]
         self._grace = [t + shift_ns for t in self._grace]
         moved: set[int] = set()  # a press is in the heap, in a window's claims, or both
-        for slap in [*self._heap, *(c for seg in self._segs for c in seg.claims.values())]:
+        for slap in [*self._heap, *(c for p in piles.values() for c in p.claims.values())]:
             if id(slap) not in moved:
                 moved.add(id(slap))
                 slap[_DUE] += shift_ns
@@ -361,20 +420,21 @@ class Arbiter:
 
     def _judge(self, slap: _Slap, out: list[Decision]) -> None:
         slap[_JUDGED] = True
-        _, t, station, _, locked, _ = slap
-        if locked:
+        _, t, station, _, _, _ = slap
+        if self._lock_t[station] and self._locked_at(station, t):
             out.append(new(Ignored, (station, t, "locked")))
             return
         seg = self._segs[bisect_right(self._seg_t, t) - 1]
         if seg.slappable:
-            if not seg.decided and self._decide(seg, slap, out) is slap:
+            pile = seg.pile
+            if not pile.decided and self._decide(pile, slap, out) is slap:
                 return  # its judgement is the award
-            claim = seg.claims.get(station)
+            claim = pile.claims.get(station)
             if claim is None or (not claim[_JUDGED] and t < claim[_T]):
                 # the station's one press that counts is its earliest-stamped, whichever arrived
                 # first: one stamped earlier but delivered after the award takes the claim
                 # back from a later one still waiting (judgements never depend on arrival)
-                seg.claims[station] = slap
+                pile.claims[station] = slap
                 out.append(new(Ignored, (station, t, "lost")))
             elif claim is slap:
                 out.append(new(Ignored, (station, t, "lost")))
@@ -404,18 +464,23 @@ class Arbiter:
             seg.wrong.add(station)
             out.append(new(WrongSlapCall, (station, t, seg.card)))
 
-    def _decide(self, seg: _Segment, first: _Slap, out: list[Decision]) -> _Slap:
-        """Decide ``seg``'s window now, from every valid press known for it; returns the winner."""
-        lo, hi = seg.start, seg.close
+    def _decide(self, pile: _Pile, first: _Slap, out: list[Decision]) -> _Slap:
+        """Decide ``pile``'s contest now, from every valid press known for it (in any of its
+        slappable windows); returns the winner."""
+        lo, hi = pile.start, pile.close
+        seg_t, segs = self._seg_t, self._segs
         best: dict[int, _Slap] = {first[_STATION]: first}
         for s in self._heap:  # a handful of presses in flight: a scan is cheapest
             t = s[_T]
-            if s[_JUDGED] or s[_LOCKED] or not lo <= t < hi:
+            if s[_JUDGED] or not lo <= t < hi or not segs[bisect_right(seg_t, t) - 1].slappable:
                 continue
-            cur = best.get(s[_STATION])
+            station = s[_STATION]
+            if self._lock_t[station] and self._locked_at(station, t):
+                continue
+            cur = best.get(station)
             # equal stamps: the one judged first (the heap's order), not the heap's layout
             if cur is None or t < cur[_T] or t == cur[_T] and s[_SEQ] < cur[_SEQ]:
-                best[s[_STATION]] = s
+                best[station] = s
         if len(best) == 1:
             cands = contenders = [first]
         else:
@@ -430,17 +495,20 @@ class Arbiter:
                 pri.append(contenders[0][_STATION])
         winner = contenders[0]
         e = cands[0][_T]
-        seg.decided = True
-        seg.claims.update(best)
+        pile.decided = True
+        pile.claims.update(best)
         winner[_JUDGED] = True
         n = len(contenders)
+        card = segs[bisect_right(seg_t, winner[_T]) - 1].card
         out.append(Award(
-            seg.card if seg.card is not None else -1, winner[_STATION], winner[_T],
+            card if card is not None else -1, winner[_STATION], winner[_T],
             tuple([(s[_STATION], s[_T]) for s in contenders]),
             tuple([(s[_STATION], s[_T]) for s in cands[n:]]),
             cands[1][_T] - e if len(cands) > 1 else None,
             n > 1))
-        insort(self._grace, first[_DUE])  # a lost race is not punished: grace from the award
+        # a lost race is not punished: grace from the contest's earliest press, so a press
+        # stamped after it on the next card (not slappable) is a lost race, not a wrong slap
+        insort(self._grace, e)
         return winner
 
     def _check_station(self, station: object, what: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from device.bots.hands import SlapBot
 from device.bots.minds import RuleBot
 from device.clock import SPIN_NS, Clock, VirtualClock
-from device.inputs.press import Press, Stuck, Unstuck
+from device.inputs.press import BOT_STATION, Press, Stuck, Unstuck
 from device.inputs.script import ScriptedPress
 from device.table.loop import Notify, run_loop
 from device.table.table import DecisionNeeded, Shown, Table, ToShow
@@ -76,7 +76,7 @@ class Runner:
                 continue
             stamp = hand.react(t_ns, slappable)
             if stamp is not None:
-                press = Press(seat, "slap", "press", stamp, "bot")
+                press = Press(BOT_STATION + seat, "slap", "press", stamp, "bot")
                 arrival = stamp + self.latency_ns
                 self.clock.call_at(arrival, _Deliver(self.table, press, arrival))
 

@@ -13,12 +13,13 @@ own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, NamedTuple, Protocol
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
 
-from device.inputs.press import MENU_STATION, Press, Stuck, Unstuck
-from device.records import new, typed
+from device.inputs.press import BOT_STATION, MENU_STATION, Press, Stuck, Unstuck
+from device.records import new
 from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
 from device.rules.base import Game, IllegalAction
 from device.rules.cards import is_face
@@ -33,9 +34,11 @@ from device.rules.events import (
     event_to_dict,
 )
 from device.table.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlapCall
+from device.table.outputs import DecisionNeeded, Judged, Shown, StationStuck, ToShow
+from device.table.seats import MAX_SEATS, Seat, SeatStats, assign_seats
 
 MS = 1_000_000
-MAX_SEATS = 8
+log = logging.getLogger("slapbox")
 _NEVER = 1 << 62  # a deadline that never comes
 
 
@@ -61,88 +64,6 @@ class TableSettings:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Who sits where: a station's player, or a bot (whose station buttons are ignored)."""
-
-    seat: int
-    name: str
-    station: int | None = None
-    bot: bool = False
-    level: str = "normal"
-
-
-def assign_seats(players: int, stations: list[int], names: list[str], *, bots: str | list[int] = "free",
-                 level: str = "normal") -> list[Seat]:
-    """Seats go to the stations that joined, in station order; bots take the free seats."""
-    joined = sorted(set(stations))[:players]
-    bot_seats = set(range(len(joined), players)) if bots == "free" else set(bots)
-    seats = []
-    station_iter = iter(joined)
-    for s in range(players):
-        is_bot = s in bot_seats
-        station = None if is_bot else next(station_iter, None)
-        if station is None:
-            is_bot = True
-        name = names[s] if s < len(names) else f"{s + 1}"
-        seats.append(Seat(s, name, station, is_bot, level))
-    return seats
-
-
-# --- what the table tells its outputs (besides the rules' events) -------------------------
-# Typed NamedTuples (device.records): one is built for every card and every judgement.
-@typed
-class Shown(NamedTuple):
-    """Input from the presenter: card number ``card`` became visible at ``t_ns``."""
-
-    card: int
-    t_ns: int
-
-
-@typed
-class ToShow(NamedTuple):
-    """Card number ``card`` (1, 2, ... for the whole game) was laid: draw it, then report Shown."""
-
-    card: int
-    seat: int
-    face: int
-
-
-@typed
-class Judged(NamedTuple):
-    """The arbiter's judgement of a press, with the seat it concerns."""
-
-    seat: int
-    decision: Decision
-
-
-@typed
-class StationStuck(NamedTuple):
-    station: int
-    button: str
-    stuck: bool
-
-
-@typed
-class DecisionNeeded(NamedTuple):
-    seat: int
-
-
-@dataclass
-class SeatStats:
-    """What the end-of-game screen and `demo` report per seat."""
-
-    slaps_won: int = 0
-    wrong_slaps: int = 0
-    reactions_ns: list[int] = field(default_factory=list)  # valid slaps: stamp - card shown
-
-    def to_dict(self) -> dict[str, Any]:
-        r = self.reactions_ns
-        return {"slaps_won": self.slaps_won, "wrong_slaps": self.wrong_slaps,
-                "reactions": len(r), "mean_reaction_ms": round(sum(r) / len(r) / MS, 1) if r else None,
-                "fastest_reaction_ms": round(min(r) / MS, 1) if r else None}
-
-
 class Journal(Protocol):
     """Where the table writes its records (device.journal.journal has the file and memory kinds)."""
 
@@ -162,7 +83,9 @@ class Table:
         self.settings = settings or TableSettings()
         self.arbiter_settings = arbiter or ArbiterSettings()
         self.slapping = game.slapping
-        self.arbiter = (Arbiter(MAX_SEATS, game.streams["ties"], self.arbiter_settings)
+        # the arbiter orders stations (0-7 the buttons, BOT_STATION + seat a bot's hand), and its
+        # tie rotation runs over them all
+        self.arbiter = (Arbiter(BOT_STATION + MAX_SEATS, game.streams["ties"], self.arbiter_settings)
                         if self.slapping else None)
         self._journal = journal
         self.start_ns = start_ns
@@ -188,7 +111,14 @@ class Table:
         self._paused_timers: dict[str, int] = {}  # the timers a pause stopped
         self._collect_at: int | None = None  # when a won challenge was due to be collected
         self._won_at: int | None = None
-        self._station_seat = {s.station: s.seat for s in self.seats if s.station is not None and not s.bot}
+        # station -> seat for the stations that play; a bot seat's buttons are ignored
+        self._station_seat: dict[int, int] = {}
+        self._bot_buttons: set[int] = set()
+        for seat in self.seats:
+            self._seat_station(seat)
+        self._applying_t = 0  # the stamp of the judgement being applied (its locks date from it)
+        self.refused_shown = 0  # presenter faults refused (a second Shown, a card never laid...)
+        self._last_shown = -(1 << 62)
         if header is not None:
             self._record({"k": "header", **header})
         self._emit(game.start_events)
@@ -304,8 +234,9 @@ class Table:
                 self.now_ns = t
             if t_arb is not None:
                 for decision in arbiter.advance(t_arb):  # type: ignore[union-attr]
-                    if type(decision) is Ignored and journal is None:
-                        outbox.append(new(Judged, (decision[0], decision)))  # most presses
+                    if type(decision) is Ignored and journal is None:  # most presses
+                        outbox.append(new(Judged, (self._station_seat.get(decision[0]), decision,
+                                                   self._station_seat)))
                     else:
                         self._on_decision(decision)
             else:
@@ -328,6 +259,7 @@ class Table:
         self._timers = {k: t + shift_ns for k, t in self._timers.items()}
         self._paused_timers = {k: t + shift_ns for k, t in self._paused_timers.items()}
         self.shown_at = {k: t + shift_ns for k, t in self.shown_at.items()}
+        self._last_shown += shift_ns
         if self._collect_at is not None:
             self._collect_at += shift_ns
         if self._won_at is not None:
@@ -374,6 +306,19 @@ class Table:
         return out
 
     # --- presses -------------------------------------------------------------------------
+    def _seat_station(self, seat: Seat) -> None:
+        if seat.bot:
+            self._station_seat[BOT_STATION + seat.seat] = seat.seat
+            if seat.station is not None:
+                self._bot_buttons.add(seat.station)
+        elif seat.station is not None:
+            self._station_seat[seat.station] = seat.seat
+
+    def station_of(self, seat: int) -> int:
+        """The station whose presses are ``seat``'s (a bot's hand: BOT_STATION + seat)."""
+        s = self.seats[seat]
+        return BOT_STATION + seat if s.bot or s.station is None else s.station
+
     def _on_press(self, press: Press, arrival: int) -> None:
         station, button, _, t_ns, source = press
         if station == MENU_STATION:
@@ -383,17 +328,21 @@ class Table:
         game = self.game
         if game.outcome() is not None:
             return
-        seat = station if source == "bot" else self._station_seat.get(station)
+        if source == "bot":
+            if station < BOT_STATION:
+                return  # a bot's press always names its hand's station
+        elif station >= BOT_STATION or station in self._bot_buttons:
+            return  # not a button, or a bot seat's buttons: ignored
+        seat = self._station_seat.get(station)
         if seat is None:
-            self._maybe_join(press)
+            if button == "slap" and self.arbiter is not None and self._may_join():
+                # an arriving player may slap a valid double: judged like anyone's, and winning
+                # it brings them into play with the pile (RULES.md, "Coming back")
+                self._arbiter_press(station, t_ns, arrival)
             return
-        if source != "bot" and self.seats[seat].bot:
-            return  # a bot seat's buttons are ignored
         if button == "slap":
             if self.arbiter is not None:
-                due = self.arbiter.press(seat, t_ns, arrival)
-                if self._due is not None and due < self._due:
-                    self._due = due
+                self._arbiter_press(station, t_ns, arrival)
         elif button == "flip":
             if self.settings.flip_mode == "buttons" and game.current_seat() == seat \
                     and "flip" in self._timers and not self.paused:
@@ -402,24 +351,52 @@ class Table:
                 self.now_ns = max(self.now_ns, arrival)
                 self._lay()
 
-    def _maybe_join(self, press: Press) -> None:
-        """A station without a seat that presses during a game joins it, where the rules allow."""
+    def _arbiter_press(self, station: int, t_ns: int, arrival: int) -> None:
+        due = self.arbiter.press(station, t_ns, arrival)  # type: ignore[union-attr]
+        if self._due is not None and due < self._due:
+            self._due = due
+
+    def _may_join(self) -> bool:
+        return any(isinstance(a, Join) for a in self.game.legal_actions())
+
+    def _join(self, station: int) -> int | None:
+        """The arriving player at ``station`` takes the next seat (it won a slap); its seat, or
+        None where the rules refuse it now."""
         seat = len(self.seats)
-        if press.source == "bot" or press.station < 0 or not any(
-                isinstance(a, Join) for a in self.game.legal_actions()):
-            return
-        events = self.game.apply(Join(seat))
-        self._due = None
-        name = f"{seat + 1}"
-        self.seats.append(Seat(seat, name, press.station, False))
+        try:
+            events = self.game.apply(Join(seat))
+        except IllegalAction as e:
+            self._record({"k": "refused", "action": action_to_dict(Join(seat)), "why": str(e)})
+            return None
+        self._record({"k": "join", "station": station, "seat": seat})
+        self.seats.append(Seat(seat, f"{seat + 1}", station, False))
         self.stats.append(SeatStats())
-        self._station_seat[press.station] = seat
+        self._station_seat[station] = seat
         self._emit(events)
+        return seat
 
     def _on_shown(self, shown: Shown) -> None:
-        self.shown_at.setdefault(shown.card, shown.t_ns)
+        card, t = shown
+        why = None
+        if type(card) is not int or type(t) is not int:
+            why = "expected a card number and integer nanoseconds"
+        elif card in self.shown_at:
+            why = "that card was already shown"
+        elif not 1 <= card <= self.card_no:
+            why = f"no card {card} was laid (cards laid: {self.card_no})"
+        elif t < self._last_shown or (self.arbiter is not None and t < self.arbiter.last_change_ns):
+            why = "stamped before the card shown before it"
+        if why is not None:
+            # a presenter's fault: refused, said in the journal and counted, never raised (the
+            # replay meets the same record and refuses it the same way)
+            self.refused_shown += 1
+            self._record({"k": "refused", "shown": card, "t": t, "why": why})
+            log.warning("table: Shown(%r, %r) refused: %s", card, t, why)
+            return
+        self.shown_at[card] = t
+        self._last_shown = t
         if self.arbiter is not None:
-            self.arbiter.shown(shown.card, shown.t_ns, self.slappable_at(shown.card))
+            self.arbiter.shown(card, t, self.slappable_at(card))
 
     def slappable_at(self, card: int) -> bool:
         """Could the pile be slapped while card number ``card`` was on top? (Only slap games.)"""
@@ -427,21 +404,30 @@ class Table:
 
     # --- judgements ------------------------------------------------------------------------
     def _on_decision(self, decision: Decision) -> None:
-        seat = decision.station  # the arbiter's stations are the table's seats
+        station = decision.station
+        seat = self._station_seat.get(station)
         if self._journal is not None:
-            self._journal.write({"k": "judge", **decision.to_dict()})
-        self.outbox.append(new(Judged, (seat, decision)))
+            self._journal.write({"k": "judge", **decision.to_dict(), "seat": seat})
+        self.outbox.append(new(Judged, (seat, decision, self._station_seat)))
         if type(decision) is Ignored:
             return  # most presses: nothing for the rules or the statistics
         game = self.game
         if game.outcome() is not None:
             return
+        if seat is None:
+            if isinstance(decision, Award):
+                seat = self._join(station)  # an arriving player won the pile: it plays now
+            if seat is None:
+                return  # a wrong slap of a station with no seat costs nothing (it has no cards)
+        self._applying_t = decision.t_ns
         if isinstance(decision, Award):
             self.stats[seat].slaps_won += 1
             shown = self.shown_at.get(decision.card)
             if shown is not None:
-                for s, t in decision.contenders + decision.runners_up:
-                    self.stats[s].reactions_ns.append(t - shown)
+                for st, t in decision.contenders + decision.runners_up:
+                    s = self._station_seat.get(st)
+                    if s is not None:
+                        self.stats[s].reactions_ns.append(t - shown)
             self._apply(Slap(seat, at_card=decision.card))
         elif isinstance(decision, WrongSlapCall):
             self.stats[seat].wrong_slaps += 1
@@ -462,13 +448,13 @@ class Table:
         elif name == "collect":
             # A slap stamped during the collect delay may still be in flight: wait the settle
             # time for it, let the arbiter judge it first; a valid one wins the pile instead.
+            # The pile is won at this collect moment: a press stamped from now on is a lost race
+            # (grace), whenever it arrives; one stamped before it may still be in flight, so wait
+            # the settle time for its judgement (a valid one steals the pile), then collect.
             if self.arbiter is not None and self._collect_at is None:
                 self._collect_at = self.now_ns
+                self.arbiter.pile_won(self.now_ns)
                 self._timers["collect"] = self.now_ns + self.arbiter_settings.settle_ns
-                return
-            pending = self.arbiter.next_deadline() if self.arbiter is not None else None
-            if pending is not None:
-                self._timers["collect"] = pending
                 return
             collector = self.game.collector
             if collector is None:
@@ -521,14 +507,17 @@ class Table:
                     won = self.now_ns if self._won_at is None else self._won_at
                     # the window closed when the pile was due to go, unless a card was reported
                     # shown after that (a slow frame, a resumed game redrawing its pile)
-                    self.arbiter.pile_won(max(won, self.arbiter.last_change_ns))
+                    won = max(won, self.arbiter.last_change_ns)
+                    self.arbiter.pile_won(won)
+                    self.arbiter.collected()
                     for s in self._locked_seats:
-                        self.arbiter.set_locked(s, False)
+                        self.arbiter.set_locked(self.station_of(s), False, won)
                     self._locked_seats.clear()
                 self.tempo_ns = max(self.settings.tempo_min_ns,
                                     int(self.tempo_ns * (1.0 - self.settings.tempo_speedup)))
             elif isinstance(e, LockedOut) and self.arbiter is not None:
-                self.arbiter.set_locked(e.seat, True)
+                # locked from the wrong slap's stamp on: presses are judged in stamp order
+                self.arbiter.set_locked(self.station_of(e.seat), True, self._applying_t)
                 self._locked_seats.add(e.seat)
             elif isinstance(e, GameOver):
                 self._timers.clear()
