@@ -401,3 +401,59 @@ def test_no_slap_hints_in_a_game_without_slapping(make_app, preset):
     app = make_app(start_now=True, source="keyboard", settings=settings)
     text = _all_text(app)
     assert "slap" not in text and "Keys are stamped" not in text
+
+
+# --- the menu's choices are remembered -----------------------------------------------------------
+
+def _step(app: App, item: str, times: int = 1) -> None:
+    app.menu.cursor = app.menu.items().index(item)
+    for _ in range(times):
+        app.menu_action(app.menu.choose())
+
+
+def test_the_menus_choices_are_remembered_at_the_next_start(make_app, tmp_path):
+    app = make_app()
+    app._to_menu()
+    _step(app, "lang")        # en -> fr
+    _step(app, "volume", 2)   # 60 -> 80 -> 100
+    _step(app, "preset")      # bataille-corse -> strip-jack-naked
+    _step(app, "level")
+    saved = json.loads((tmp_path / "journal" / "menu.json").read_text(encoding="utf-8"))
+    assert saved["choices"]["lang"] == "fr" and saved["base"]["lang"] == "en"
+    again = make_app()
+    s = again.opts.settings
+    assert (s.lang, s.volume, s.preset, s.level) == ("fr", 100, "strip-jack-naked", "hard")
+    assert "Appuyez sur un bouton" in " ".join(t.text for t in again.scene().texts)
+    assert [p.name for p in (tmp_path / "journal").iterdir() if p.name.startswith(".")] == []
+
+
+def test_the_command_line_wins_over_a_remembered_choice_and_a_changed_config_too(make_app):
+    app = make_app()
+    _step(app, "lang")  # en -> fr, remembered
+    pinned = Settings(preset="bataille-corse", players=3, lang="en", pinned=frozenset({"lang"}))
+    assert make_app(settings=pinned).opts.settings.lang == "en"  # --lang en, for this run
+    # the configuration says fr now where it said en when fr was chosen: the newer edit wins
+    edited = Settings(preset="bataille-corse", players=3, lang="fr", volume=20)
+    assert make_app(settings=edited).opts.settings.lang == "fr"
+    assert make_app().opts.settings.lang == "fr"
+
+
+def test_a_corrupt_choices_file_is_ignored_with_one_log_line(make_app, tmp_path, caplog):
+    folder = tmp_path / "journal"
+    folder.mkdir()
+    (folder / "menu.json").write_text('{"choices": {"lang": "fr"', encoding="utf-8")
+    with caplog.at_level("WARNING", logger="slapbox"):
+        app = make_app()
+    assert app.opts.settings.lang == "en"
+    assert [r.getMessage() for r in caplog.records if "menu choices" in r.getMessage()] == [
+        f"menu choices: {folder / 'menu.json'} ignored (Expecting ',' delimiter: line 1 column 26 (char 25))"]
+    (folder / "menu.json").write_text('{"choices": {"lang": "de", "players": 99, "volume": "x"}}')
+    assert make_app().opts.settings.lang == "en"  # values this version cannot use are left
+
+
+def test_nothing_is_remembered_without_a_journal_folder(tmp_path):
+    from device.screen.prefs import Prefs
+    prefs = Prefs(None)
+    s = Settings(lang="en")
+    assert prefs.restore(s) == []
+    prefs.save(s)  # nowhere to write: nothing happens

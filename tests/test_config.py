@@ -424,3 +424,13 @@ def test_a_fifo_or_a_device_is_refused_without_reading_it(tmp_path: Path) -> Non
     with pytest.raises(ConfigError) as exc:
         load_config("/dev/zero")
     assert exc.value.errors == ["/dev/zero: not a regular file (a character device), expected a TOML file"]
+
+
+def test_the_screens_language_comes_from_the_config_else_the_locale_else_english() -> None:
+    from device.screen.config import screen_lang, system_lang
+    assert load_config(None).display.lang == "auto"
+    assert screen_lang("fr", {}) == "fr" and screen_lang("en", {"LANG": "fr_FR.UTF-8"}) == "en"
+    assert screen_lang("auto", {"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert system_lang({"LANG": "fr_CA.UTF-8", "LC_ALL": "de_DE.UTF-8"}) == "en"  # LC_ALL first
+    assert system_lang({"LANG": "en_GB.UTF-8", "LC_MESSAGES": "fr_BE"}) == "fr"
+    assert system_lang({"LANG": "C.UTF-8"}) == "en" and system_lang({}) == "en"

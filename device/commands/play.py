@@ -29,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", metavar="keyboard|gpio|bridge:URL|script:FILE",
                         help="where the buttons come from (default: [inputs] source)")
     parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
-    parser.add_argument("--lang", choices=["fr", "en"], help="language of the screen")
+    parser.add_argument("--lang", choices=["fr", "en"],
+                        help="language of the screen for this run (default: the menu's last choice, "
+                             "else [display] lang, whose auto is the system locale: fr… French, else "
+                             "English)")
     parser.add_argument("--headless", action="store_true",
                         help="no screen: the real clock, GPIO or script input, bots in free seats")
     parser.add_argument("--service", action="store_true",
@@ -53,7 +56,7 @@ def _window(text: str) -> tuple[int, int]:
 
 def run(args: argparse.Namespace) -> int:
     from device.config.schema import load_config
-    from device.screen.config import parse_size
+    from device.screen.config import parse_size, screen_lang
     from device.table.config import TEMPO_MS
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
@@ -95,10 +98,15 @@ def run(args: argparse.Namespace) -> int:
         players = len(packs)
     if not spec.min_players <= players <= spec.max_players:
         raise OptionError(f"players: {preset} takes {spec.min_players} to {spec.max_players}, not {players}")
+    given = {"preset": args.preset, "players": args.players if args.deal is None else len(packs or ()),
+             "level": args.level, "tempo": args.tempo, "flip_mode": args.flip_mode, "lang": args.lang,
+             "options": args.option or args.max_rounds}
     settings = Settings(preset=preset, players=players, level=args.level or game["bot_level"],
                         tempo=tempo, flip_mode=args.flip_mode or inputs["flip_mode"],
-                        lang=args.lang or display["lang"], volume=cfg.section("sound")["volume"],
-                        options=options)
+                        lang=args.lang or screen_lang(display["lang"]), volume=cfg.section("sound")["volume"],
+                        options=options,
+                        # the command line wins for this run (the menu's remembered choices do not)
+                        pinned=frozenset(k for k, v in given.items() if v))
     seed = args.seed if args.seed is not None else (game["seed"] if isinstance(game["seed"], int) else None)
     opts = Options(settings=settings, names=list(game["names"]),
                    size=_window(args.window) if args.window else parse_size(display["size"]),

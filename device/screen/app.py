@@ -71,6 +71,10 @@ class App:
         self.Feed = Feed
         folder = self.box.folder
         self.leaderboard = Leaderboard(None if folder is None else folder / FILE_NAME)
+        from device.screen.prefs import Prefs
+        self.prefs = Prefs(self.box.folder)  # the menu's choices, remembered between starts
+        if self.prefs.restore(opts.settings, opts.settings.pinned) and sounds is not None:
+            sounds.set_volume(opts.settings.volume / 100)
         self.menu = Menu(opts.settings, dev_mode=not opts.service)
         self.mode = "attract"
         self.joined: list[int] = []
@@ -359,8 +363,10 @@ class App:
             self._running = False
         elif action == "shutdown":
             self._shutdown()
-        if action is None and self.sounds is not None:
-            self.sounds.set_volume(self.opts.settings.volume / 100)
+        if action is None:  # a setting stepped: heard at once, remembered for the next start
+            if self.sounds is not None:
+                self.sounds.set_volume(self.opts.settings.volume / 100)
+            self.prefs.save(self.opts.settings, self.opts.settings.pinned)
 
     def _to_menu(self) -> None:
         if self.match is not None and self.match.attract:

@@ -32,6 +32,8 @@ class Settings:
     lang: str = "fr"
     volume: int = 60
     options: dict[str, Any] = field(default_factory=dict)  # house rules that differ from the preset
+    #: the settings the command line fixed for this run: never restored nor remembered (prefs.py)
+    pinned: frozenset[str] = field(default=frozenset(), compare=False)
 
     def option_value(self, name: str) -> Any:
         return self.options.get(name, PRESETS[self.preset].defaults.get(name))
