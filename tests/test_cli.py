@@ -319,3 +319,8 @@ def test_every_bench_target_and_bridge_action_is_reached_through_the_slapbox_com
     assert "2 games" in capsys.readouterr().out
     assert main(["bridge", "emulate", "--listen", "nowhere"]) == 2
     assert "nowhere" in capsys.readouterr().err
+
+
+def test_people_read_seat_numbers_from_1_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "seat 1 first" in " ".join(out.split()) and "seat 0" not in out

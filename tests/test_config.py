@@ -434,3 +434,8 @@ def test_the_screens_language_comes_from_the_config_else_the_locale_else_english
     assert system_lang({"LANG": "fr_CA.UTF-8", "LC_ALL": "de_DE.UTF-8"}) == "en"  # LC_ALL first
     assert system_lang({"LANG": "en_GB.UTF-8", "LC_MESSAGES": "fr_BE"}) == "fr"
     assert system_lang({"LANG": "C.UTF-8"}) == "en" and system_lang({}) == "en"
+
+
+def test_config_show_says_that_the_files_seat_numbers_count_from_0() -> None:
+    assert "# Seat and station numbers in this file count from 0: seat 0 is the screen's seat 1." \
+        in load_config(None).to_toml().splitlines()

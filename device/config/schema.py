@@ -349,7 +349,8 @@ class Config:
     def to_toml(self) -> str:
         """The effective configuration as a commented TOML file that loads back to the same values."""
         out = ["# slapbox configuration: the effective values, defaults filled in.",
-               "# Every key is optional; delete a line to get its default back.", ""]
+               "# Every key is optional; delete a line to get its default back.",
+               "# Seat and station numbers in this file count from 0: seat 0 is the screen's seat 1.", ""]
         for spec in self._schema.sections.values():
             sec = self._sections[spec.name]
             out += _comment(spec.doc)
