@@ -18,7 +18,7 @@ from device.journal.replay import ReplayMismatch, replay
 from device.rules.cards import parse_deal
 from device.rules.events import PileWon
 from device.rules.events import WrongSlap as RulesWrongSlap
-from device.table.arbiter import Award, Ignored, WrongSlapCall
+from device.table.arbiter import ArbiterSettings, Award, Ignored, WrongSlapCall
 from device.table.runner import Runner
 from device.table.session import GameSpec, bot_hands, bot_minds, make_table
 from device.table.table import Judged, Seat, StationStuck, TableSettings, ToShow, assign_seats
@@ -36,10 +36,11 @@ def humans(n: int) -> list[Seat]:
     return [Seat(s, f"P{s}", station=s) for s in range(n)]
 
 
-def table_for(deal: str, *, seats=None, preset="bataille-corse", settings=None, journal=None, options=None):
+def table_for(deal: str, *, seats=None, preset="bataille-corse", settings=None, journal=None, options=None,
+              arbiter=None):
     packs = parse_deal(deal, allow_any_number=False)
     seats = seats or humans(len(packs))
-    spec = GameSpec(preset, 1, seats, options or {}, packs,
+    spec = GameSpec(preset, 1, seats, options or {}, packs, arbiter=arbiter or ArbiterSettings(),
                     table=settings or TableSettings())
     clock = VirtualClock(0)
     table = make_table(spec, start_ns=0, journal=journal if journal is not None else MemoryJournal())

@@ -422,12 +422,12 @@ class Table:
         self._applying_t = decision.t_ns
         if isinstance(decision, Award):
             self.stats[seat].slaps_won += 1
-            shown = self.shown_at.get(decision.card)
-            if shown is not None:
-                for st, t in decision.contenders + decision.runners_up:
-                    s = self._station_seat.get(st)
-                    if s is not None:
-                        self.stats[s].reactions_ns.append(t - shown)
+            for st, t in decision.contenders + decision.runners_up:
+                s = self._station_seat.get(st)
+                # each press's reaction: from the card it slapped (the one on top at its stamp)
+                shown = max((v for v in self.shown_at.values() if v <= t), default=None)
+                if s is not None and shown is not None:
+                    self.stats[s].reactions_ns.append(t - shown)
             self._apply(Slap(seat, at_card=decision.card))
         elif isinstance(decision, WrongSlapCall):
             self.stats[seat].wrong_slaps += 1
