@@ -381,3 +381,15 @@ def test_the_end_of_a_game_without_slapping_shows_no_slap_statistics(preset):
                             ("fr", ("tapes", "fausses", "réaction", "record"))):
             texts = {t.text for t in over_scene(m.table, size, lang, samples.LEADERBOARD).texts}
             assert not texts & set(words), (size, lang, texts)
+
+
+def test_check_text_fits_flags_a_cut_text_a_text_wider_than_its_box_and_one_outside_the_window():
+    from device.screen.scene import check_text_fits
+    ink, bg = palette.TEXT, palette.TABLE
+    scene = Scene((480, 320), "test", texts=[
+        Text(0, 0, 22, "11 cards in t…", ink, bg), Text(0, 40, 22, "3 cartes sur le tas", ink, bg, max_w=40),
+        Text(470, 80, 22, "off the edge", ink, bg), Text(0, 120, 22, "fine", ink, bg, max_w=200)])
+    assert [e.split(": ", 1)[1] for e in check_text_fits(scene)] == [
+        "text '11 cards in t…' is cut",
+        f"text '3 cartes sur le tas' is {text_width('3 cartes sur le tas', 22)} px wide in a box of 40 px",
+        "text 'off the edge' leaves the window"]

@@ -1,4 +1,4 @@
-"""The legibility checks every scene must pass: text contrast and the cards' corner glyph size."""
+"""The legibility checks every scene must pass: text contrast, the cards' corner glyph size, and text that stays whole inside its box."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 from device.screen import palette
 from device.screen.layout import CORNER_GLYPH_RATIO, min_glyph_px
 from device.screen.scene.model import Scene
+from device.screen.scene.text import ELLIPSIS, text_width
 
 
 def check_contrast(scene: Scene, minimum: float = 4.5) -> list[str]:
@@ -31,3 +32,20 @@ def check_glyphs(scene: Scene) -> list[str]:
     return [f"{scene.kind}: card {c.card} at ({c.x}, {c.y}) is {c.height} px high: glyph "
             f"{glyph_px(c.height)} px < {floor} px" for c in scene.cards
             if c.face_up and glyph_px(c.height) < floor]
+
+
+def check_text_fits(scene: Scene) -> list[str]:
+    """Every text that is cut (ends with an ellipsis), wider than the width it was fitted to, or
+    outside the window."""
+    w, h = scene.size
+    out = []
+    for t in scene.texts:
+        width = text_width(t.text, t.px)
+        left = {"left": t.x, "center": t.x - width // 2, "right": t.x - width}[t.align]
+        if t.text.rstrip().endswith(ELLIPSIS):
+            out.append(f"{scene.kind}: text {t.text!r} is cut")
+        elif t.max_w is not None and width > t.max_w + 1:
+            out.append(f"{scene.kind}: text {t.text!r} is {width} px wide in a box of {t.max_w} px")
+        elif left < 0 or left + width > w or t.y < 0 or t.y + t.px * 0.76 > h + 1:
+            out.append(f"{scene.kind}: text {t.text!r} leaves the window")
+    return out
