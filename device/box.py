@@ -61,6 +61,7 @@ class Options:
     arbiter: ArbiterSettings = field(default_factory=ArbiterSettings)
     timing: dict[str, Any] = field(default_factory=dict)
     pins: dict[str, Any] = field(default_factory=dict)
+    record_edges: bool = False  # journal every raw edge (evidence for replay --from-edges)
 
 
 def table_settings(opts: Options) -> TableSettings:
@@ -134,7 +135,8 @@ class Inputs:
             stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
             self.gpio = GpioInputs(stations, self._sink, menu_pin=pins.get("menu"),
                                    factory=make_factory(pins.get("factory", "lgpio")), clock=clock,
-                                   release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns)
+                                   release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns,
+                                   record_edges=opts.record_edges)
         elif source.startswith("script:"):
             from device.inputs.script import load_script
             self.script = load_script(source.split(":", 1)[1])

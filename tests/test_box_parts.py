@@ -12,7 +12,7 @@ import pytest
 
 from device.config.schema import ConfigError, load_config
 from device.journal.stats import Leaderboard
-from device.rules.presets import OPTIONS, PRESETS
+from device.rules.presets import OPTIONS
 from device.screen.menu import Menu, Settings, option_values
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -9,15 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_table import MS, card_time, judgements, piles, script, table_for
+from test_table import MS, judgements, piles, script, table_for
 
 from device.inputs.press import BOT_STATION, Press
-from device.journal.journal import MemoryJournal
 from device.rules.events import Joined, PileWon, WrongSlap
 from device.table.arbiter import ArbiterSettings, Award, Ignored, WrongSlapCall
 from device.table.outputs import Shown
 from device.table.seats import Seat
-from device.table.session import GameSpec, make_table
 
 ROOT = Path(__file__).resolve().parents[1]
 US = 1_000

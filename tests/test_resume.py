@@ -108,22 +108,22 @@ def test_a_game_resumed_on_a_restarted_clock_goes_on_exactly_as_if_never_stopped
 def test_only_the_newest_unfinished_journal_is_resumed_and_a_torn_tail_is_cut(tmp_path):
     assert unfinished(tmp_path) is None
     old = tmp_path / "a.jsonl"
-    old.write_text('{"k":"header","version":1}\n{"k":"tick","t":1}\n')
+    old.write_text('{"k":"header","version":2}\n{"k":"tick","t":1}\n')
     assert unfinished(tmp_path) == old
     new = tmp_path / "b.jsonl"
-    new.write_text('{"k":"header","version":1}\n{"k":"end","outcome":"win","winner":0,"t":2}\n')
+    new.write_text('{"k":"header","version":2}\n{"k":"end","outcome":"win","winner":0,"t":2}\n')
     os.utime(new, ns=(old.stat().st_mtime_ns + 10**9,) * 2)
     assert unfinished(tmp_path) is None  # the newest game finished: nothing to resume
-    new.write_text('{"k":"header","version":1}\n{"k":"abandon","t":2}\n')
+    new.write_text('{"k":"header","version":2}\n{"k":"abandon","t":2}\n')
     os.utime(new, ns=(old.stat().st_mtime_ns + 10**9,) * 2)
     assert unfinished(tmp_path) is None  # left by the players: not resumed either
     # appending after a torn last line first cuts it, so every line stays whole
     torn = tmp_path / "torn.jsonl"
-    torn.write_text('{"k":"header","version":1}\n{"k":"tick","t":1}\n{"k":"ti')
+    torn.write_text('{"k":"header","version":2}\n{"k":"tick","t":1}\n{"k":"ti')
     j = FileJournal(torn, background=False)
     j.write({"k": "tick", "t": 2})
     j.close()
-    assert torn.read_text() == '{"k":"header","version":1}\n{"k":"tick","t":1}\n{"k":"tick","t":2}\n'
+    assert torn.read_text() == '{"k":"header","version":2}\n{"k":"tick","t":1}\n{"k":"tick","t":2}\n'
 
 
 CONFIG = """

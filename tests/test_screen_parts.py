@@ -19,7 +19,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from device.rules import events as ev  # noqa: E402
-from device.rules.cards import ANY_NUMBER, JOKER, card, make_deck, rank  # noqa: E402
+from device.rules.cards import ANY_NUMBER, JOKER, card, make_deck  # noqa: E402
 from device.rules.presets import OPTIONS, PRESET_NAMES, SLAP_PATTERNS  # noqa: E402
 from device.screen import cardart, i18n, layout, palette  # noqa: E402
 from device.screen.sound import NAMES, Sounds, synthesize  # noqa: E402

@@ -31,7 +31,7 @@ import argparse
 import sys
 import time
 
-from device.bench.press_path import JOURNALS, TableResult, plan_table, run_arbiter, run_table
+from device.bench.press_path import JOURNALS, plan_table, run_arbiter, run_table
 from device.bench.scenarios import (
     DEAL,
     LATENCY_NS,
@@ -171,8 +171,13 @@ def bench_table(presses: int, bounce: Bounce, seed: int, deal: str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="slapbox bench press", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mode", choices=("all", "arbiter", "table"), default="all",
-                    help="arbiter: debounce + arbiter; table: through a real Table (default all)")
+    ap.add_argument("--mode", choices=("all", "arbiter", "table", "awards"), default="all",
+                    help="arbiter: debounce + arbiter; table: through a real Table (default all: "
+                         "both); awards: checks one award per won pile over --games random "
+                         "slap games (minutes)")
+    ap.add_argument("--games", type=int, default=100_000, metavar="N",
+                    help="awards mode: random games with random slaps and delivery delays "
+                         "(default 100,000)")
     ap.add_argument("--presses", type=int, default=100_000,
                     help="arbiter mode: presses to make (100000)")
     ap.add_argument("--table-presses", type=int, default=20_000,
@@ -209,6 +214,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench press: {e}", file=sys.stderr)
         return 2
     print(f"press path, {bounce.describe()}, stamp -> table {LATENCY_NS / 1e3:.0f} us")
+    if args.mode == "awards":
+        from device.bench.awards import one_award_per_pile
+        t0 = time.perf_counter()
+        try:
+            games, piles, awards = one_award_per_pile(args.games, seed=args.seed)
+        except AssertionError as e:
+            print(f"awards: FAILED: {e}")
+            return 1
+        print(f"awards: {games:,} random games, {piles:,} piles won by a slap, {awards:,} awards: "
+              f"exactly one award per won pile, none refused by the rules "
+              f"({time.perf_counter() - t0:.0f} s)")
+        return 0
     if args.mode in ("all", "arbiter"):
         for line in bench_arbiter(args.presses, args.stations, bounce, args.seed):
             print(line, flush=True)

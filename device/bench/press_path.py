@@ -15,15 +15,10 @@ from typing import Any
 
 from device.bench.scenarios import (
     _NEVER,
-    ARCADE,
-    DEAL,
     LATENCY_NS,
     MS,
     Bounce,
     Edge,
-    make_script,
-    percentile,
-    table_spec,
 )
 from device.inputs.debounce import Debouncer
 from device.inputs.press import Press
@@ -33,8 +28,7 @@ from device.table.arbiter import Arbiter, ArbiterSettings, Award, Ignored, Wrong
 from device.table.session import GameSpec, make_table
 from device.table.table import Judged, Shown, Table, ToShow
 
-__all__ = ["Bounce", "ARCADE", "DEAL", "main", "make_script", "run", "run_arbiter", "run_table",
-           "plan_table", "table_spec", "TableResult", "percentile"]
+__all__ = ["JOURNALS", "run", "run_arbiter", "run_table", "plan_table", "TableResult"]
 
 # ---------------------------------------------------------------------------------------------
 # Mode 1: debounce + arbiter

@@ -7,7 +7,6 @@ printing the result. --headless runs the real clock without a screen (GPIO or a 
 from __future__ import annotations
 
 import argparse
-import os
 
 from device.commands.common import add_game_arguments, parse_options
 from device.inputs.keyboard import DEFAULT_KEYS, describe_keys
@@ -29,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--input", metavar="keyboard|gpio|bridge:URL|script:FILE",
                         help="where the buttons come from (default: [inputs] source)")
     parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
+    parser.add_argument("--record-edges", action="store_true", default=None,
+                        help="also journal every raw button edge (GPIO), for "
+                             "slapbox replay --from-edges (default: [inputs] record_edges)")
     parser.add_argument("--lang", choices=["fr", "en"],
                         help="language of the screen for this run (default: the menu's last choice, "
                              "else [display] lang, whose auto is the system locale: fr… French, else "
@@ -122,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
                    spin_ns=round(service["spin_ms"] * 1_000_000),
                    resume=args.resume or args.service,
                    arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
-                   all_bots=args.bots == "all")
+                   all_bots=args.bots == "all",
+                   record_edges=bool(args.record_edges or inputs["record_edges"]))
     check_source(opts.source)
     return run_box(opts)

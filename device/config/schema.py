@@ -491,6 +491,8 @@ _FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
 def _read_small_file(path: str) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES; opened without blocking, so that a
     FIFO is refused instead of waited on."""
+    if os.path.realpath(path) == os.devnull:
+        return b""  # /dev/null: the empty file (every default), as the shell idiom means it
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)

@@ -12,6 +12,9 @@ INPUT_FIELDS = (
     Field("source", "str", "keyboard", 'where the stations\' buttons come from: "keyboard" (developer '
           'mode), "gpio" (the box\'s own pins), "bridge:URL" (a Pico on USB: /dev/slapbox-bridge, or a '
           'pyserial URL such as socket://127.0.0.1:PORT) or "script:FILE" (recorded presses)'),
+    Field("record_edges", "bool", False, "journal every raw edge the GPIO backend receives (and "
+          "every read of a pin), so `slapbox replay --from-edges` can re-judge a disputed slap "
+          "from what the kernel delivered"),
     Field("flip_mode", "str", "auto", 'who turns the cards: "auto" (the box, at the tempo) or '
           '"buttons" (each station\'s FLIP button)', choices=("auto", "buttons")),
 )

@@ -30,10 +30,12 @@ from collections.abc import Callable
 from device.inputs.press import Press, Sink, Stuck, Unstuck
 from device.records import new as _new
 
-__all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS", "HOLD_CHECK_NS"]
+__all__ = ["Debouncer", "RELEASE_NS", "STUCK_NS", "HOLD_CHECK_NS", "MENU_STUCK_NS"]
 
 RELEASE_NS = 20_000_000
 STUCK_NS = 3_000_000_000
+#: the MENU button is held 5 s on purpose (shutdown); only call it stuck much later
+MENU_STUCK_NS = 60_000_000_000
 #: while held, the pin is read again this often (a lost release is found within it)
 HOLD_CHECK_NS = 50_000_000
 _NEVER = 1 << 62  # a deadline that never comes (cheaper on the hot path than None checks)
@@ -47,7 +49,7 @@ class Debouncer:
     # and the next deadline while locked (the release or hold check, or the stuck time).
     __slots__ = ("station", "button", "source", "release_ns", "stuck_ns", "_sink", "_read",
                  "_locked", "_low", "_open", "_stuck", "_stuck_at", "_up_since", "_next", "_last",
-                 "repairs", "merged")
+                 "repairs", "merged", "on_read")
 
     def __init__(self, station: int, button: str, sink: Sink, *, source: str = "gpio",
                  release_ns: int = RELEASE_NS, stuck_ns: int | None = STUCK_NS,
@@ -77,6 +79,8 @@ class Debouncer:
         self.repairs = 0
         #: edges merged away (two edges in a row with the same label)
         self.merged = 0
+        #: told every read of the pin: (level, the deadline, when it was read); for evidence
+        self.on_read: Callable[[int, int, int], None] | None = None
         if not level:
             # held at start (a stuck button at boot): locked, but no press to report
             self._locked = self._low = True
@@ -179,7 +183,10 @@ class Debouncer:
                     # labels trusted: the last edge said up and nothing followed for release_ns
                     self._release(self._last, check)
                     continue
-                if reader():  # up: released (a tie with the stuck time goes to the release)
+                up = reader()
+                if self.on_read is not None:
+                    self.on_read(1 if up else 0, now_ns, seen_ns)
+                if up:  # released (a tie with the stuck time goes to the release)
                     if self._low:
                         self.repairs += 1  # its rising edge never arrived
                     # edges stamped before the pin was read are this release's own

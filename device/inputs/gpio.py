@@ -37,9 +37,9 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from device.clock import Clock, Handle
 from device.errors import SlapboxError
-from device.inputs.debounce import RELEASE_NS, STUCK_NS, Debouncer
+from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
 from device.inputs.pins import ROLES, pin_map_problems
-from device.inputs.press import MENU_STATION, Sink, make_sink
+from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
 
 __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
            "check_pins", "MENU_STUCK_NS"]
@@ -51,8 +51,6 @@ def _who(station: int) -> str:
     return "MENU" if station == MENU_STATION else str(station + 1)
 
 
-#: the MENU button is held 5 s on purpose (shutdown); only call it stuck much later
-MENU_STUCK_NS = 60_000_000_000
 
 
 class GpioConfigError(SlapboxError, ValueError):
@@ -123,14 +121,15 @@ def make_factory(name: str = "lgpio") -> Any:
 class _PinWatch:
     """Owns one input pin's callback (gpiozero keeps only a weak reference to it)."""
 
-    def __init__(self, owner: GpioInputs, pin: Any, debouncer: Debouncer) -> None:
+    def __init__(self, owner: GpioInputs, pin: Any, debouncer: Debouncer, number: int = -1) -> None:
         self.owner = owner
         self.pin = pin
+        self.number = number
         self.debouncer = debouncer
 
     def on_edge(self, ticks: float, state: int) -> None:
         """gpiozero's ``when_changed(ticks, state)``, on lgpio's callback thread."""
-        self.owner._edge(self.debouncer, ticks, state)
+        self.owner._edge(self.debouncer, ticks, state, self.number)
 
 
 class GpioInputs:
@@ -144,7 +143,8 @@ class GpioInputs:
                  menu_pin: int | None = None, factory: Any = None, clock: Clock | None = None,
                  release_ns: int = RELEASE_NS, stuck_ns: int = STUCK_NS,
                  menu_stuck_ns: int = MENU_STUCK_NS, lag_ns: int = 2_000_000,
-                 max_skew_ns: int = 1_000_000_000, source: str = "gpio") -> None:
+                 max_skew_ns: int = 1_000_000_000, source: str = "gpio",
+                 record_edges: bool = False) -> None:
         """``lag_ns``: edges stamped more than this before ``poll``'s now are assumed delivered.
         ``max_skew_ns``: a stamp further than this from ``clock``'s now is not on the monotonic
         clock (an old kernel's epoch stamps); such edges are stamped with the clock instead."""
@@ -160,6 +160,7 @@ class GpioInputs:
         self._leds: list[LED | None] = []
         self._blinks: dict[int, Handle] = {}
         self.stamp_fallbacks = 0  # edges whose kernel stamp was not on the monotonic clock
+        self.record_edges = record_edges  # every raw edge and pin read goes to the sink too
         self.stations = stations
         self.menu_pin = menu_pin
         pins = [p for sp in stations for p in (sp.slap, sp.flip) if p is not None]
@@ -197,13 +198,19 @@ class GpioInputs:
         deb = Debouncer(station, button, self._sink, source=source, release_ns=release_ns,
                         stuck_ns=stuck_ns, level=level, t_ns=t0,
                         read_level=lambda: 1 if pin.state else 0)
-        watch = _PinWatch(self, pin, deb)
+        watch = _PinWatch(self, pin, deb, number)
+        if self.record_edges:
+            sink = self._sink
+
+            def on_read(level: int, t: int, seen: int) -> None:
+                sink(RawEdge(station, button, number, "read", level, t, seen, None, None))
+            deb.on_read = on_read
         self._watches.append(watch)
         pin.when_changed = watch.on_edge
 
     # --- inputs ------------------------------------------------------------------------------
 
-    def _edge(self, deb: Debouncer, ticks: float, state: int) -> None:
+    def _edge(self, deb: Debouncer, ticks: float, state: int, pin: int = -1) -> None:
         if state > 1:
             return  # lgpio watchdog timeout: no level change
         t_ns = round(ticks * 1e9)
@@ -212,8 +219,12 @@ class GpioInputs:
             if abs(now - t_ns) > self._max_skew:
                 self.stamp_fallbacks += 1
                 t_ns = now
+        level = 1 if state else 0
         with self._lock:
-            deb.edge(1 if state else 0, t_ns)
+            if self.record_edges:  # the evidence first, then what the debouncer makes of it
+                self._sink(RawEdge(deb.station, deb.button, pin, "edge", level, t_ns, None, None,
+                                   None))
+            deb.edge(level, t_ns)
 
     def next_deadline(self) -> int | None:
         """When `poll` next has a release or a stuck button to report, or None."""

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Union
 from device.errors import SlapboxError
 from device.records import typed
 
-__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION", "BOT_STATION",
+__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "RawEdge", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION", "BOT_STATION",
            "PressFormatError", "event_from_dict", "make_sink", "Sink"]
 
 BUTTONS = ("slap", "flip", "menu")
@@ -122,6 +122,38 @@ class Unstuck(_ButtonFields):
         return cls(_station(d, what), _choice(d, "button", what, BUTTONS), _int(d, "t_ns", what))
 
 
+class _EdgeFields(NamedTuple):
+    station: int
+    button: str
+    pin: int
+    kind: str
+    level: int
+    t_ns: int
+    seen_ns: int | None
+    line_seq: int | None
+    global_seq: int | None
+
+
+@typed
+class RawEdge(_EdgeFields):
+    """Evidence, journaled with ``--record-edges``: one raw edge as the backend received it
+    (``kind`` "edge": its stamp and the level as reported), or one read of the pin's real level
+    (``kind`` "read": at the deadline ``t_ns``, read at ``seen_ns``). Sequence numbers where the
+    backend has them. `slapbox replay --from-edges` re-derives the presses from these."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"k": "edge", "kind": self.kind, "station": self.station,
+                             "button": self.button, "pin": self.pin, "level": self.level,
+                             "t": self.t_ns}
+        for key in ("seen_ns", "line_seq", "global_seq"):
+            v = getattr(self, key)
+            if v is not None:
+                d[key.replace("_ns", "")] = v
+        return d
+
+
 class _LinkFields(NamedTuple):
     source: str
     state: str
@@ -143,7 +175,7 @@ class LinkStatus(_LinkFields):
 
 
 InputEvent = Union[Press, Stuck, Unstuck]
-Sink = Callable[[Union[InputEvent, LinkStatus]], object]
+Sink = Callable[[Union[InputEvent, LinkStatus, RawEdge]], object]
 
 _KINDS: dict[str, type[Press] | type[Stuck] | type[Unstuck]] = {
     "press": Press, "stuck": Stuck, "unstuck": Unstuck}

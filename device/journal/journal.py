@@ -21,10 +21,12 @@ from typing import Any
 
 from device.errors import SlapboxError
 
-JOURNAL_VERSION = 1
+#: 2: judgements name their station and seat (bots' hands at station 8 + seat), one contest per
+#: pile, locks by stamp, raw edges (``edge``) and arriving players (``join``) recorded
+JOURNAL_VERSION = 2
 INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause", "resume",
-               "abandon")
-OUTPUT_KINDS = ("judge", "event", "end", "refused")
+               "abandon", "edge")
+OUTPUT_KINDS = ("judge", "event", "end", "refused", "join")
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -240,5 +242,7 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dic
     header = records.pop(0)
     if header.get("version") != JOURNAL_VERSION:
         raise JournalError(f"{path}: line 1: journal version {header.get('version')!r}; this "
-                           f"slapbox reads version {JOURNAL_VERSION}")
+                           f"slapbox reads version {JOURNAL_VERSION} (a version 1 journal was "
+                           "judged by rules since made fairer, so it cannot replay here: use the "
+                           "slapbox that wrote it)")
     return header, records, warnings

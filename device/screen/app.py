@@ -19,7 +19,7 @@ import subprocess
 from typing import TYPE_CHECKING, Any
 
 from device.clock import Clock
-from device.inputs.press import MENU_STATION, LinkStatus, Press, Stuck, Unstuck
+from device.inputs.press import MENU_STATION, LinkStatus, Press, RawEdge, Stuck, Unstuck
 from device.journal.stats import FILE_NAME, Leaderboard
 from device.rules.events import GameOver, PileWon
 from device.screen.menu import Menu
@@ -284,6 +284,8 @@ class App:
                 self.match.table.submit(item, now)
             elif isinstance(item, LinkStatus):
                 self._on_link(item)
+            elif type(item) is RawEdge and self.match is not None:
+                self.match.table.submit(item, now)  # evidence for the journal
         if self.inputs.wired is not None:
             self.inputs.wired.poll(self.clock.now_ns())
 

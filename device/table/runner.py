@@ -15,14 +15,14 @@ from typing import Any
 from device.bots.hands import SlapBot
 from device.bots.minds import RuleBot
 from device.clock import SPIN_NS, Clock, VirtualClock
-from device.inputs.press import BOT_STATION, Press, Stuck, Unstuck
+from device.inputs.press import BOT_STATION, Press, RawEdge, Stuck, Unstuck
 from device.inputs.script import ScriptedPress
 from device.table.loop import Notify, run_loop
 from device.table.table import DecisionNeeded, Shown, Table, ToShow
 
 MS = 1_000_000
 #: what the table takes as an input (everything else on the queue is for someone else)
-TABLE_INPUTS = frozenset({Press, Stuck, Unstuck, Shown})
+TABLE_INPUTS = frozenset({Press, Stuck, Unstuck, Shown, RawEdge})
 Output = Callable[[Any, int], None]
 
 

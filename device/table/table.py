@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from device.inputs.press import BOT_STATION, MENU_STATION, Press, Stuck, Unstuck
+from device.inputs.press import BOT_STATION, MENU_STATION, Press, RawEdge, Stuck, Unstuck
 from device.records import new
 from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
 from device.rules.base import Game, IllegalAction
@@ -129,7 +129,7 @@ class Table:
                 self._timers["flip"] = start_ns + self.settings.first_card_ns
 
     # --- inputs ----------------------------------------------------------------------------
-    def submit(self, item: Press | Stuck | Unstuck | Shown, arrival_ns: int | None = None) -> None:
+    def submit(self, item: Press | Stuck | Unstuck | Shown | RawEdge, arrival_ns: int | None = None) -> None:
         """An input, in the order it reached the table (``arrival_ns``: when; default its stamp)."""
         arrival = item.t_ns if arrival_ns is None else arrival_ns
         journal = self._journal
@@ -140,6 +140,9 @@ class Table:
                                "source": item.source})
             if item[2] == "press":  # a release means nothing to the table (it is journaled)
                 self._on_press(item, arrival)
+        elif type(item) is RawEdge:
+            if journal is not None:
+                journal.write(item.to_dict())  # evidence only: the debouncer already judged it
         elif isinstance(item, Shown):
             if journal is not None:
                 journal.write({"k": "shown", "card": item.card, "t": item.t_ns})
