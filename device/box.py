@@ -310,7 +310,11 @@ def run_screen(opts: Options) -> int:
 
 
 def run(opts: Options) -> int:
-    """`slapbox play` once its options are known."""
+    """`slapbox play` once its options are known: its inputs are checked before anything starts
+    (a script that cannot be read stops it, whatever the display)."""
+    if opts.source.startswith("script:"):
+        from device.inputs.script import load_script
+        load_script(opts.source.split(":", 1)[1])
     return run_headless(opts) if opts.headless else run_screen(opts)
 
 

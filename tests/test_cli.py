@@ -324,3 +324,35 @@ def test_every_bench_target_and_bridge_action_is_reached_through_the_slapbox_com
 def test_people_read_seat_numbers_from_1_in_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "--help")
     assert code == 0 and "seat 1 first" in " ".join(out.split()) and "seat 0" not in out
+
+
+def test_an_option_value_of_5000_digits_is_one_line_naming_the_option(capsys):
+    from device.cli import main
+    assert main(["simulate", "--preset", "bataille", "--option", "tie_cards_down=" + "9" * 5000]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tie_cards_down" in err and "Traceback" not in err
+
+
+def test_a_script_that_cannot_be_read_stops_play_before_any_display_is_tried(tmp_path, capsys, monkeypatch):
+    from device import box
+    from device.cli import main
+    monkeypatch.setattr(box, "run_screen", lambda opts: (_ for _ in ()).throw(AssertionError("display")))
+    assert main(["play", "--input", f"script:{tmp_path / 'nonexistent.jsonl'}", "--journal", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nonexistent.jsonl" in err and "cannot read the script" in err
+
+
+def test_a_journal_whose_records_were_reordered_is_refused_by_replay(tmp_path, capsys):
+    from device.cli import main
+    assert main(["demo", "--deal", "5234/5678", "--journal", str(tmp_path), "--max-rounds", "6"]) == 0
+    path = next(tmp_path.glob("*.jsonl"))
+    lines = path.read_text().splitlines()
+    import json
+    shown = next(i for i, line in enumerate(lines) if json.loads(line)["k"] == "shown")
+    laid = max(i for i in range(shown) if json.loads(lines[i]).get("type") == "Laid")
+    lines.insert(laid, lines.pop(shown))  # card 1's shown now comes before its Laid
+    path.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "different:" in err and "not in an order the table could have written" in err

@@ -22,6 +22,7 @@ TARGETS: dict[str, str] = {
     "frame": "device.bench.frame",
     "app": "device.bench.app",
     "bots": "device.bench.bots",
+    "startup": "device.bench.startup",
     "bridge": "firmware_bridge.bench",
 }
 

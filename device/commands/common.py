@@ -7,7 +7,7 @@ import secrets
 import tomllib
 from typing import Any
 
-from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, OptionError
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, OptionError, check_option_text
 
 #: seats any preset takes (each preset's own range is checked once the preset is known)
 PLAYERS = (min(p.min_players for p in PRESETS.values()), max(p.max_players for p in PRESETS.values()))
@@ -72,9 +72,10 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
         if key not in OPTIONS:
             raise OptionError(f"--option {key!r}: unknown option; options are: {', '.join(OPTIONS)}")
         text = text.strip()
+        check_option_text(key, text)  # a value too long to be one is refused before it is read
         try:
             value = tomllib.loads(f"v = {text}")["v"]
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError):
             value = {"on": True, "off": False}.get(text, text)
         options[key] = value
     return options

@@ -68,7 +68,24 @@ def replay(path: str | Path, *, from_edges: bool = False) -> ReplayResult:
     expected = [(line, r) for line, r in zip(_line_of(records), records) if r["k"] in OUTPUT_KINDS]
     inputs = 0
     last = head["start_ns"]
+    written = 0  # outputs the journal holds before the current record
+    made = seen = 0  # outputs the replay has written, counted over its first ``seen`` records
     for line, r in zip(_line_of(records), records):
+        if r["k"] in OUTPUT_KINDS:
+            written += 1
+        elif r["k"] in INPUT_KINDS:
+            # the table writes its outputs as it goes: an input the table received after some
+            # output must come after it in the file (a reordered journal is not the game's)
+            new = produced.records[seen:]
+            made += sum(1 for x in new if x["k"] in OUTPUT_KINDS)
+            seen += len(new)
+            if made > written and not from_edges:
+                want = expected[written][1] if written < len(expected) else None
+                raise ReplayMismatch(
+                    f"{path}: line {line}: this {r['k']!r} record comes before "
+                    f"{_show(want) if want else 'what the table wrote before it'}, which the table "
+                    "had already written: the records are not in an order the table could have "
+                    "written them")
         if r["k"] == "resume" and type(r.get("t")) is int:
             last = r["t"]  # a new clock (after a reboot, it may read less than the old one)
         for key in ("t", "arrival"):

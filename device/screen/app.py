@@ -13,6 +13,7 @@ mode) pauses, and holding it 5 s asks for a safe shutdown (never run in develope
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import shlex
 import subprocess
@@ -40,6 +41,8 @@ KEY_POLL_NS = 10 * MS       # developer mode: how often keys are read while card
 QUIET_KEY_POLL_NS = 50 * MS  # ... and when nothing has happened for HOT_NS
 HOT_NS = 3000 * MS
 BOX_POLL_NS = 100 * MS      # the box: SDL's events (none expected) are looked at this often
+#: set to "1", the app stops once its first frame is flipped (slapbox bench startup)
+EXIT_AFTER_FIRST_FRAME = "SLAPBOX_EXIT_AFTER_FIRST_FRAME"
 
 
 class App:
@@ -573,6 +576,8 @@ class App:
         if self.last_scene is None:
             w, h = self.display.size
             print(f"slapbox play: first frame, {w}x{h}", flush=True)
+            if os.environ.get(EXIT_AFTER_FIRST_FRAME) == "1":
+                self._running = False  # slapbox bench startup: the start is what it measures
         self.last_scene = scene
         match = self.match
         if match is not None and self.mode in ("game", "attract", "pause"):
