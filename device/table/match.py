@@ -88,7 +88,8 @@ def result_line(table: Table) -> str:
         return "game unfinished"
     names = {s.seat: s.name for s in table.seats}
     if outcome.winner is not None:
-        return f"{outcome.termination}: seat {outcome.winner} ({names[outcome.winner]}) wins"
+        # people count seats from 1
+        return f"{outcome.termination}: seat {outcome.winner + 1} ({names[outcome.winner]}) wins"
     return f"{outcome.termination}: no winner"
 
 
