@@ -205,3 +205,14 @@ def test_a_bridge_source_in_the_config_names_a_port_pyserial_can_open(tmp_path):
     f = tmp_path / "ok.toml"
     f.write_text('[inputs]\nsource = "bridge:socket://127.0.0.1:7777"\n')
     assert load_config(str(f)).section("inputs")["source"] == "bridge:socket://127.0.0.1:7777"
+
+
+def test_without_a_screen_or_a_wayland_session_play_prints_no_stray_libwayland_error():
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
+    proc = subprocess.run([sys.executable, "-m", "device.cli", "play", "--bots", "all", "--preset", "bataille",
+                           "--journal", "none", "--max-rounds", "30"], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr
+    assert "XDG_RUNTIME_DIR" not in proc.stderr + proc.stdout  # it came from SDL's Wayland probe
+    assert "no display" in proc.stdout

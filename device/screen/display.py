@@ -63,6 +63,8 @@ class Display:
 SOFTWARE_FRAMEBUFFER = ("x11", "wayland")
 #: drivers that draw where no one sees: used only when asked for by name (tests, benchmarks)
 INVISIBLE = ("offscreen", "dummy")
+#: SDL's drivers without Wayland, in SDL's own order (where no Wayland session exists)
+NO_WAYLAND = "x11,kmsdrm,offscreen,dummy"
 
 
 def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str | None = None,
@@ -77,6 +79,11 @@ def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str
     if driver is not None:
         os.environ["SDL_VIDEODRIVER"] = driver
     chosen = os.environ.get("SDL_VIDEODRIVER")
+    probe_wayland = bool(os.environ.get("WAYLAND_DISPLAY") or os.environ.get("XDG_RUNTIME_DIR"))
+    if not chosen and not probe_wayland:
+        # no Wayland session: SDL's Wayland probe would only print libwayland's "XDG_RUNTIME_DIR
+        # is invalid or not set" on stderr; SDL takes a list of drivers to try, in order
+        os.environ["SDL_VIDEODRIVER"] = NO_WAYLAND
     try:
         pygame.display.init()
         if not chosen and pygame.display.get_driver() in INVISIBLE:
@@ -101,4 +108,7 @@ def open_display(size: tuple[int, int], *, fullscreen: bool = False, driver: str
     except pygame.error as e:
         pygame.display.quit()
         raise DisplayUnavailable(str(e)) from None
+    finally:
+        if not chosen and not probe_wayland:
+            os.environ.pop("SDL_VIDEODRIVER", None)
     return Display(fullscreen, now)
