@@ -393,7 +393,7 @@ _FR: dict[str, str] = {
     "option.borrow": "Emprunter sans cartes",
     "option.borrow_spares_last": "Le prêteur garde sa dernière carte",
     "option.out_when": "Hors jeu",
-    "option.late_join": "Les retardataires peuvent entrer en tapant",
+    "option.late_join": "Les retardataires entrent en tapant",
     "option.max_rounds": "Limite de tours",
     "option.tie_cards_down": "Cartes cachées par bataille",
     "option.tie_joiners": "Qui entre dans la bataille",

@@ -12,7 +12,7 @@ Pure: no pygame, no clock. One module per job:
 - ``menus``: menus, attract mode, pass the box, help and messages; ``over``: the game-over screen.
 """
 
-from device.screen.scene.checks import check_contrast, check_glyphs, check_text_fits, glyph_px
+from device.screen.scene.checks import check_contrast, check_glyphs, check_text_clear, check_text_fits, glyph_px, text_rect
 from device.screen.scene.game import game_scene
 from device.screen.scene.menus import attract_scene, help_scene, menu_scene, message_scene, pass_scene
 from device.screen.scene.model import Bar, Box, CardSprite, ChooserView, Scene, Text
@@ -22,6 +22,6 @@ from device.screen.scene.text import ELLIPSIS, ellipsize, fit, line_height, text
 
 __all__ = [
     "ELLIPSIS", "Bar", "Box", "CardSprite", "ChooserView", "Scene", "Text", "attract_scene", "check_contrast",
-    "check_glyphs", "check_text_fits", "chooser_view", "ellipsize", "fit", "game_scene", "glyph_px", "help_scene", "line_height",
-    "menu_scene", "message_scene", "norvegienne_chooser", "over_scene", "pass_scene", "text_width", "wrap",
+    "check_glyphs", "check_text_clear", "check_text_fits", "chooser_view", "ellipsize", "fit", "game_scene", "glyph_px", "help_scene", "line_height",
+    "menu_scene", "message_scene", "norvegienne_chooser", "over_scene", "pass_scene", "text_rect", "text_width", "wrap",
 ]

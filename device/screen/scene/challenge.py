@@ -10,7 +10,7 @@ from device.screen.feed import Feed
 from device.screen.layout import FAN_CARDS, Rect
 from device.screen.scene.frame import Frame, fan_slots, info_box
 from device.screen.scene.model import RGB, Box, CardSprite, ChooserView, Scene, Text
-from device.screen.scene.text import Column, fit, line_height
+from device.screen.scene.text import Para, fit, line_height
 
 CARDS_AT_TOP = False
 
@@ -26,33 +26,36 @@ def seat_status(game: Any, seat: int, lang: str) -> tuple[str, RGB] | None:
     return None
 
 
-def _photo_lines(col: Column, fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]) -> None:
+def _photo_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]) -> list[tuple[int, list[Para]]]:
+    """The slap's winner (kept first) and up to three runners-up (the first left out when room is short)."""
     photo = feed.live_photo(now_ns)
     if photo is None:
-        return
+        return []
     nm = lambda s: i18n.seat_name(lang, names, s)
     head = i18n.slap_result(lang, nm(photo.winner), photo.margin_ns if photo.runners_up else None,
                             tie_window_ns=photo.tie_window_ns if photo.by_tie_rule else None)
-    col.add(head.replace(" ms", "\u00a0ms").replace(" µs", "\u00a0µs"), fr.body, palette.TEXT_GOOD)
+    out: list[tuple[int, list[Para]]] = [
+        (0, [(head.replace(" ms", "\u00a0ms").replace(" µs", "\u00a0µs"), fr.body, palette.TEXT_GOOD, 0)])]
     for seat, offset in photo.runners_up[:3]:
         margin = i18n.format_ns(lang, offset).replace(" ", "\u00a0")  # never wrap "5.9 | ms"
-        col.add(i18n.tr(lang, "slap.runner", name=nm(seat), margin=margin),
-                fr.small, palette.TEXT_MUTED, max_lines=2)
+        out.append((3, [(i18n.tr(lang, "slap.runner", name=nm(seat), margin=margin), fr.small, palette.TEXT_MUTED, 0)]))
+    return out
 
 
-def _wrong_lines(col: Column, fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]) -> None:
+def _wrong_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]) -> list[tuple[int, list[Para]]]:
+    """"Wrong slap!" and its penalty (the banner and the seat box say it too: left out first)."""
     flash = feed.live_wrong(now_ns)
     if flash is None:
-        return
+        return []
     name = i18n.seat_name(lang, names, flash.seat)
-    col.add(i18n.tr(lang, "wrong.title"), fr.body, palette.TEXT_WARN, gap=fr.m // 2)
     if flash.locked_out:
         detail = i18n.tr(lang, "wrong.locked", name=name)
     elif flash.paid:
         detail = i18n.tr(lang, "wrong.penalty", name=name, n=flash.paid)
     else:
         detail = i18n.tr(lang, "wrong.none", name=name)
-    col.add(detail, fr.small, palette.TEXT)
+    return [(1, [(i18n.tr(lang, "wrong.title"), fr.body, palette.TEXT_WARN, fr.m // 2)]),
+            (4, [(detail, fr.small, palette.TEXT, 0)])]
 
 
 def draw(scene: Scene, fr: Frame, table: Any, feed: Feed, now_ns: int, lang: str, names: list[str], *,
@@ -84,21 +87,23 @@ def draw(scene: Scene, fr: Frame, table: Any, feed: Feed, now_ns: int, lang: str
         slot = fan[len(shown) - 1 - j]
         scene.cards.append(CardSprite(face, slot.x, slot.y, fr.card_h, True, number))
 
-    col = info_box(scene, fr)
-    _photo_lines(col, fr, feed, now_ns, lang, names)
-    _wrong_lines(col, fr, feed, now_ns, lang, names)
+    # The info panel gives room instead of cutting: the state of play (the slap's winner, the
+    # challenge, the collect) stays; the counts, then the runners-up and details go first.
+    groups = _photo_lines(fr, feed, now_ns, lang, names) + _wrong_lines(fr, feed, now_ns, lang, names)
     collector = game.collector
     if collector is not None:
-        col.add(i18n.tr(lang, "event.collect_pending", name=i18n.seat_name(lang, names, collector)),
-                fr.small, palette.TEXT_GOOD, gap=fr.m // 2)
+        groups.append((0, [(i18n.tr(lang, "event.collect_pending", name=i18n.seat_name(lang, names, collector)),
+                            fr.small, palette.TEXT_GOOD, fr.m // 2)]))
     elif game.owed and game.current_seat() is not None:
-        col.add(i18n.tr(lang, "challenge.title"), fr.small, palette.TEXT_MUTED, gap=fr.m // 2)
-        col.add(i18n.seat_name(lang, names, game.turn), fr.body, palette.TEXT, max_lines=1)
-        col.add(i18n.tr(lang, "challenge.left", n=game.owed), fr.body, palette.TEXT_WARN, max_lines=1)
+        groups.append((0, [(i18n.tr(lang, "challenge.title"), fr.small, palette.TEXT_MUTED, fr.m // 2),
+                           (i18n.seat_name(lang, names, game.turn), fr.body, palette.TEXT, 0),
+                           (i18n.tr(lang, "challenge.left", n=game.owed), fr.body, palette.TEXT_WARN, 0)]))
     if n:
-        col.add(i18n.tr(lang, "pile.count", n=n), fr.small, palette.TEXT_MUTED, gap=fr.m // 2)
+        groups.append((2, [(i18n.tr(lang, "pile.count", n=n), fr.small, palette.TEXT_MUTED, fr.m // 2)]))
     if game.pot:
-        col.add(i18n.tr(lang, "pot.count", n=len(game.pot)), fr.small, palette.TEXT_MUTED)
+        groups.append((2, [(i18n.tr(lang, "pot.count", n=len(game.pot)), fr.small, palette.TEXT_MUTED, 0)]))
+    col = info_box(scene, fr)
+    col.fill(groups)
     scene.texts += col.texts
 
 

@@ -1,13 +1,14 @@
-"""The legibility checks every scene must pass: text contrast, the cards' corner glyph size, and text that stays whole inside its box."""
+"""The legibility checks every scene must pass: text contrast, the cards' corner glyph size, and text
+that stays whole inside its box, clear of other text, cards and the panels drawn over it."""
 
 from __future__ import annotations
 
 import math
 
 from device.screen import palette
-from device.screen.layout import CORNER_GLYPH_RATIO, min_glyph_px
+from device.screen.layout import CORNER_GLYPH_RATIO, Rect, min_glyph_px
 from device.screen.scene.model import Scene
-from device.screen.scene.text import ELLIPSIS, text_width
+from device.screen.scene.text import ELLIPSIS, text_rect, text_width
 
 
 def check_contrast(scene: Scene, minimum: float = 4.5) -> list[str]:
@@ -48,4 +49,27 @@ def check_text_fits(scene: Scene) -> list[str]:
             out.append(f"{scene.kind}: text {t.text!r} is {width} px wide in a box of {t.max_w} px")
         elif left < 0 or left + width > w or t.y < 0 or t.y + t.px * 0.76 > h + 1:
             out.append(f"{scene.kind}: text {t.text!r} leaves the window")
+    return out
+
+
+def check_text_clear(scene: Scene) -> list[str]:
+    """Every text that overlaps another text of its layer, crosses the edge of a panel of its layer,
+    lies on a card of its layer, or is (partly) hidden under a panel drawn over it (a higher layer:
+    the attract panel, a menu)."""
+    out = []
+    rects = [(t, text_rect(t)) for t in scene.texts if t.text.strip()]
+    for i, (a, ra) in enumerate(rects):
+        for b, rb in rects[i + 1:]:
+            if a.layer == b.layer and ra.overlaps(rb):
+                out.append(f"{scene.kind}: text {a.text!r} overlaps text {b.text!r}")
+        for box in scene.boxes:
+            if box.fill is None or box.alpha < 255 or not ra.overlaps(box.rect):
+                continue
+            if box.layer > a.layer:
+                out.append(f"{scene.kind}: text {a.text!r} is under a panel at {box.rect.as_tuple()}")
+            elif box.layer == a.layer and not box.rect.contains(ra):
+                out.append(f"{scene.kind}: text {a.text!r} crosses the edge of a box at {box.rect.as_tuple()}")
+        for c in scene.cards:
+            if c.layer == a.layer and ra.overlaps(Rect(c.x, c.y, c.width, c.height)):
+                out.append(f"{scene.kind}: text {a.text!r} lies on the card at ({c.x}, {c.y})")
     return out

@@ -11,7 +11,7 @@ from device.screen.feed import Feed
 from device.screen.layout import Layout, Rect, compute_layout
 from device.screen.scene.game import game_scene
 from device.screen.scene.model import RGB, Box, Scene, Text
-from device.screen.scene.text import Column, fit, line_height, text_width, wrap
+from device.screen.scene.text import Column, fit, line_height, text_rect, text_width, wrap
 
 Pair = tuple[str, Any]
 
@@ -24,9 +24,19 @@ def _overlay(scene: Scene, lay: Layout, *, layer: int, veil: bool, height: int |
     o = lay.overlay
     if height is not None and height < o.h:
         o = Rect(o.x, (h - height) // 2, o.w, height)
+    _clear_under(scene, o, layer)
     scene.boxes.append(Box(o, palette.PANEL_BG, palette.TEXT_MUTED, max(1, lay.margin // 3), lay.margin,
                            layer=layer))
     return o
+
+
+def _clear_under(scene: Scene, panel: Rect, layer: int) -> None:
+    """A panel drawn over a game hides the game's texts it touches: every text under it and every
+    text of a box it overlaps (a sentence is hidden whole, never left half under the panel)."""
+    touched = [b.rect for b in scene.boxes if b.layer < layer and b.fill is not None and b.alpha == 255
+               and b.rect.overlaps(panel)]
+    scene.texts = [t for t in scene.texts if t.layer >= layer or not (
+        text_rect(t).overlaps(panel) or any(r.contains(text_rect(t)) for r in touched))]
 
 
 def _merge(into: Scene, bg: Scene) -> None:
@@ -61,35 +71,33 @@ def menu_scene(view: Any, size: tuple[int, int], lang: str, *, joined: Sequence[
         foot.append(i18n.tr(lang, "attract.joined", n=len(joined)) + ": " + i18n.join_names(lang, list(joined)))
     foot_lines = [ln for f in foot for ln in wrap(f, fonts.small, inner_w)][:3]
     foot_h = len(foot_lines) * line_height(fonts.small)
-    row_h = line_height(fonts.body) + m // 2
     items = list(view.items)
-    needed = 2 * m + line_height(tpx) + m // 2 + len(items) * row_h + m + foot_h
+    rows = [_row(lang, it, inner_w, m, fonts.body, fonts.small) for it in items]
+    heights = [len(r[0]) * line_height(r[1]) + m // 2 for r in rows]
+    sel = next((i for i, it in enumerate(items) if it.selected), 0)
+    head = line_height(tpx) + m // 2
+    needed = 2 * m + head + sum(heights) + m + foot_h
     o = _overlay(scene, lay, layer=layer, veil=background is not None, height=needed)
     inner = o.inset(m)
     scene.texts.append(Text(inner.x + inner.w // 2, inner.y, tpx, title, palette.TEXT, palette.PANEL_BG,
                             "center", inner.w, layer))
-    y = inner.y + line_height(tpx) + m // 2
-    bottom = inner.bottom - foot_h - m // 2
-    visible = max(1, (bottom - y) // row_h)
-    sel = next((i for i, it in enumerate(items) if it.selected), 0)
-    start = min(max(0, sel - visible // 2), max(0, len(items) - visible))
-    for i, it in enumerate(items[start:start + visible], start):
+    y = inner.y + head
+    start, end = _window(heights, sel, inner.bottom - foot_h - m // 2 - y)
+    visible = end - start
+    for i in range(start, end):
+        it, (lines, lpx, value, vpx), row_h = items[i], rows[i], heights[i]
         bg = palette.HIGHLIGHT_BG if it.selected else palette.PANEL_BG
         row = Rect(inner.x, y, inner.w, row_h)
         if it.selected:
             scene.boxes.append(Box(row, bg, palette.TEXT_MUTED, 1, m // 2, layer=layer))
-        label = ("» " if it.selected else "  ") + i18n.tr(lang, it.label)
-        value = _value_text(lang, it.value, it.value_args) if it.value else ""
-        pad = m
-        ty = y + (row_h - line_height(fonts.body)) // 2
-        vw = 0
+        ty = y + m // 4
+        vw = text_width(value, vpx) if value else 0
         if value:
-            value, vpx = fit(value, fonts.body, (inner.w - 2 * pad) * 3 // 5, fonts.small)
-            vw = text_width(value, vpx)
-            scene.texts.append(Text(row.right - pad, ty, vpx, value, palette.TEXT, bg, "right", vw, layer))
-        lw = inner.w - 2 * pad - vw - (m if value else 0)
-        label, lpx = fit(label, fonts.body, lw, fonts.small)
-        scene.texts.append(Text(row.x + pad, ty, lpx, label, palette.TEXT, bg, "left", lw, layer))
+            scene.texts.append(Text(row.right - m, ty, vpx, value, palette.TEXT, bg, "right", vw, layer))
+        lw = inner.w - 2 * m - vw - (m if value else 0)
+        for line in lines:
+            scene.texts.append(Text(row.x + m, ty, lpx, line, palette.TEXT, bg, "left", lw, layer))
+            ty += line_height(lpx)
         y += row_h
     if start > 0 or start + visible < len(items):
         more = f"{sel + 1}/{len(items)}"
@@ -101,6 +109,45 @@ def menu_scene(view: Any, size: tuple[int, int], lang: str, *, joined: Sequence[
                                 palette.PANEL_BG, "center", inner.w, layer))
         fy += line_height(fonts.small)
     return scene
+
+
+def _row(lang: str, it: Any, inner_w: int, m: int, body: int, small: int) -> tuple[list[str], int, str, int]:
+    """A menu item's label lines (one, else two: a long label wraps rather than being cut), their
+    size, its value and the value's size."""
+    value = _value_text(lang, it.value, it.value_args) if it.value else ""
+    vpx = body
+    if value:
+        value, vpx = fit(value, body, (inner_w - 2 * m) * 3 // 5, small)
+    lw = inner_w - 2 * m - (text_width(value, vpx) + m if value else 0)
+    mark, words = ("» " if it.selected else "  "), i18n.tr(lang, it.label)
+    line, lpx = fit(mark + words, body, lw, small)
+    if text_width(mark + words, lpx) <= lw:
+        return [line], lpx, value, vpx
+    indent = "\u00a0" * (3 if it.selected else 2)  # as wide as the mark: line 2 starts under line 1's words
+    for px in (body, small):
+        lines = wrap(words, px, lw - text_width(indent, px))
+        if len(lines) <= 2:
+            return [mark + lines[0]] + [indent + ln for ln in lines[1:]], px, value, vpx
+    return [line], lpx, value, vpx  # three lines even small: cut (the checks flag it)
+
+
+def _window(heights: list[int], sel: int, room: int) -> tuple[int, int]:
+    """The rows shown: the selected one and as many around it as fit, below first."""
+    start, end = sel, sel + 1
+    used = heights[sel] if heights else 0
+    grew = True
+    while grew:
+        grew = False
+        for below in (True, False):
+            if below and end < len(heights) and used + heights[end] <= room:
+                used += heights[end]
+                end += 1
+                grew = True
+            elif not below and start > 0 and used + heights[start - 1] <= room:
+                start -= 1
+                used += heights[start]
+                grew = True
+    return start, end
 
 
 def attract_scene(table: Any, feed: Feed, now_ns: int, size: tuple[int, int], lang: str,
@@ -124,6 +171,7 @@ def attract_scene(table: Any, feed: Feed, now_ns: int, size: tuple[int, int], la
     wrapped = [(ln, px, c) for t, px, c in lines for ln in wrap(t, px, panel_w - 2 * m)]
     panel_h = sum(line_height(px) for _, px, _ in wrapped) + (len(wrapped) + 2) * (m // 2) + m
     panel = Rect((w - panel_w) // 2, max(m, (h - panel_h) // 2), panel_w, min(h - 2 * m, panel_h))
+    _clear_under(scene, panel, layer)
     scene.boxes.append(Box(panel, palette.PANEL_BG, palette.TEXT_MUTED, max(1, m // 3), m, layer=layer))
     col = Column(panel, palette.PANEL_BG, m, layer, "center")
     for t, px, c in lines:

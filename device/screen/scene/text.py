@@ -43,6 +43,13 @@ def line_height(px: int) -> int:
     return Fonts.line(px)
 
 
+def text_rect(t: Text) -> Rect:
+    """Where a text's ink may reach: its aligned left edge, its width bound, one line high."""
+    width = text_width(t.text, t.px)
+    left = {"left": t.x, "center": t.x - width // 2, "right": t.x - width}[t.align]
+    return Rect(left, t.y, width, line_height(t.px))
+
+
 def ellipsize(text: str, px: int, max_w: int) -> str:
     """``text`` cut with an ellipsis to fit ``max_w``."""
     if text_width(text, px) <= max_w:
@@ -52,8 +59,27 @@ def ellipsize(text: str, px: int, max_w: int) -> str:
     return text.rstrip() + ELLIPSIS if text else ""
 
 
+def _pieces(word: str, px: int, max_w: int) -> list[str]:
+    """A word wider than the line, broken after its hyphens, else between letters with a hyphen."""
+    out: list[str] = []
+    while text_width(word, px) > max_w:
+        cut = max((i + 1 for i, ch in enumerate(word[:-1]) if ch == "-" and text_width(word[:i + 1], px) <= max_w),
+                  default=0)
+        if cut:
+            out.append(word[:cut])
+        else:
+            cut = len(word) - 1
+            while cut > 1 and text_width(word[:cut] + "-", px) > max_w:
+                cut -= 1
+            if cut <= 1 or text_width(word[:cut] + "-", px) > max_w:
+                return out + [ellipsize(word, px, max_w)]  # not even two letters fit
+            out.append(word[:cut] + "-")
+        word = word[cut:]
+    return out + [word]
+
+
 def wrap(text: str, px: int, max_w: int) -> list[str]:
-    """Greedy word wrap; a word longer than the line is cut with an ellipsis."""
+    """Greedy word wrap; a word longer than the line is broken (after a hyphen if it has one)."""
     lines: list[str] = []
     current = ""
     for word in text.split(" "):
@@ -63,7 +89,9 @@ def wrap(text: str, px: int, max_w: int) -> list[str]:
             continue
         if current:
             lines.append(current)
-        current = word if text_width(word, px) <= max_w else ellipsize(word, px, max_w)
+        pieces = _pieces(word, px, max_w)
+        lines += pieces[:-1]
+        current = pieces[-1]
     if current or not lines:
         lines.append(current)
     return lines
@@ -77,6 +105,9 @@ def fit(text: str, px: int, max_w: int, floor: int) -> tuple[str, int]:
     return ellipsize(text, size, max_w), size
 
 
+Para = tuple[str, int, RGB, int]  # text, font size, colour, gap above
+
+
 class Column:
     """Stacks wrapped lines of text down a rectangle until it is full."""
 
@@ -86,31 +117,46 @@ class Column:
         self.texts: list[Text] = []
         self.full = False
 
+    def room(self) -> int:
+        """The height left for text."""
+        return self.rect.bottom - self.pad // 2 - self.y
+
+    def height(self, text: str, px: int, gap: int = 0) -> int:
+        """How high ``text`` would stand in the column (0 for no text)."""
+        if not text:
+            return 0
+        return gap + len(wrap(text, px, self.rect.w - 2 * self.pad)) * line_height(px)
+
     def add(self, text: str, px: int, colour: RGB, *, gap: int = 0, max_lines: int = 4) -> bool:
-        """Wrap ``text`` into the column; False (and nothing added) when not even a line fits."""
+        """Wrap ``text`` into the column, whole or not at all: False (and nothing added) when its
+        lines do not all fit (more than ``max_lines``, or under the bottom); text is never cut."""
         if self.full or not text:
             return False
         width = self.rect.w - 2 * self.pad
         lines = wrap(text, px, width)
-        if len(lines) > max_lines:
-            lines = lines[:max_lines - 1] + [ellipsize(" ".join(lines[max_lines - 1:]), px, width)]
         lh = line_height(px)
+        if len(lines) > max_lines or gap + len(lines) * lh > self.room():
+            return False
+        x = {"left": self.rect.x + self.pad, "center": self.rect.x + self.rect.w // 2,
+             "right": self.rect.right - self.pad}[self.align]
         y = self.y + gap
-        placed = 0
         for line in lines:
-            if y + lh > self.rect.bottom - self.pad // 2:
-                self.full = True
-                break
-            x = {"left": self.rect.x + self.pad, "center": self.rect.x + self.rect.w // 2,
-                 "right": self.rect.right - self.pad}[self.align]
-            if placed < len(lines) - 1 and y + 2 * lh > self.rect.bottom - self.pad // 2:
-                line = ellipsize(line + " " + ELLIPSIS, px, width)  # the rest will not fit
-                self.full = True
             self.texts.append(Text(x, y, px, line, colour, self.bg, self.align, width, self.layer))
             y += lh
-            placed += 1
-            if self.full:
-                break
-        if placed:
-            self.y = y
-        return placed > 0
+        self.y = y
+        return True
+
+    def fill(self, groups: list[tuple[int, list[Para]]]) -> None:
+        """Place groups of paragraphs (``rank``, [(text, px, colour, gap), ...]) in their order; when
+        they do not all fit, the least important groups (highest rank, the later first) are left
+        out whole, so the panel gives room instead of cutting a sentence."""
+        keep = [g for g in groups if any(p[0] for p in g[1])]
+
+        def height(gs: list[tuple[int, list[Para]]]) -> int:
+            return sum(self.height(t, px, gap) for _, ps in gs for t, px, _, gap in ps)
+
+        while keep and height(keep) > self.room():
+            del keep[max(range(len(keep)), key=lambda i: (keep[i][0], i))]
+        for _, ps in keep:
+            for t, px, colour, gap in ps:
+                self.add(t, px, colour, gap=gap, max_lines=99)
