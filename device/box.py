@@ -98,12 +98,12 @@ def journal_folder(opts: Options) -> Path | None:
 
 # --- input backends, chosen by name ---------------------------------------------------------
 #: what ``--input`` and ``[inputs] source`` take
-SOURCES = "keyboard, gpio, bridge:URL (a serial device or pyserial URL) or script:FILE"
+SOURCES = "keyboard, gpio, gpiod, bridge:URL (a serial device or pyserial URL) or script:FILE"
 
 
 def check_source(source: str) -> str:
     """``source`` if it names a backend (a bridge's URL is checked too); else OptionError."""
-    if source in ("keyboard", "gpio") or source.startswith("script:"):
+    if source in ("keyboard", "gpio", "gpiod") or source.startswith("script:"):
         return source
     if source.startswith("bridge:"):
         from firmware_bridge.link import check_url
@@ -137,6 +137,19 @@ class Inputs:
                                    factory=make_factory(pins.get("factory", "lgpio")), clock=clock,
                                    release_ns=opts.arbiter.release_ns, stuck_ns=opts.arbiter.stuck_ns,
                                    record_edges=opts.record_edges)
+        elif source == "gpiod":
+            # libgpiod v2 for the buttons (every lost edge counted), gpiozero for the LEDs
+            from device.inputs.gpio import StationPins, make_factory
+            from device.inputs.gpiod import FakeChip, GpiodInputs
+            pins = opts.pins
+            stations = [StationPins(p["slap"], p.get("flip"), p.get("led")) for p in pins["stations"]]
+            mock = pins.get("factory", "lgpio") == "mock"
+            self.gpio = GpiodInputs(stations, self._sink, menu_pin=pins.get("menu"),
+                                    lines=FakeChip() if mock else None,
+                                    led_factory=make_factory("mock") if mock else None,
+                                    chip=pins.get("chip", "auto"), clock=clock,
+                                    release_ns=opts.arbiter.release_ns,
+                                    stuck_ns=opts.arbiter.stuck_ns, record_edges=opts.record_edges)
         elif source.startswith("script:"):
             from device.inputs.script import load_script
             self.script = load_script(source.split(":", 1)[1])

@@ -1,0 +1,568 @@
+"""Reads the stations' buttons through libgpiod v2 (the kernel's GPIO character device), counting
+every edge the kernel lost; LEDs stay on gpiozero.
+
+Why beside the gpio backend (read in libgpiod's ``bindings/python/gpiod`` 2.2 and the kernel's
+``gpiolib-cdev.c``): lgpio requests one line at a time with the kernel's default 16-event buffer
+and drops the events' sequence numbers, so an overflow (the oldest event dropped) goes unseen.
+Here each button line is **its own request** (a chattering button cannot push another button's
+edges out of a shared buffer) with the kernel's largest buffer (``event_buffer_size`` 1024:
+``GPIO_V2_LINES_MAX * 16``; a larger request is silently capped to it), both edges, pull-up bias,
+``Clock.MONOTONIC`` stamps (``EdgeEvent.timestamp_ns``, taken in the hard interrupt), and no
+debounce (``debounce_period`` 0: a debounced edge is the END of the bounce).
+
+Every event's ``line_seqno`` and ``global_seqno`` are checked (both start at 1 and grow by one per
+event; with one line per request the kernel makes them equal): a jump is that many lost edges,
+counted in ``lost``, and the line is re-read and logged. Two events in a row with the same label
+and no gap between them mean the kernel merged an edge away (it labels an edge by reading the
+level after its interrupt); they are counted in ``merged``. The events then go, unchanged, to the
+same `Debouncer` as the gpio backend: while released any edge is first contact, whatever label it
+carries; a lost release is found by reading the line at the debouncer's deadlines.
+
+Threads: the bindings are not thread-safe, so ONE reader thread owns the requests: it waits on
+their file descriptors (and a wake pipe), reads and translates events, and reads lines at the
+deadlines the main thread posts with `poll(now_ns)`; it only ever enqueues into the sink. The main
+thread sees the debouncers' state under a lock (``next_deadline``, ``stuck``).
+
+`FakeChip` is a shipped fake with the real request's shape (``fd``, ``read_edge_events``,
+``get_value``, ``release``) and the kernel's buffer behaviour (oldest dropped, sequence numbers
+kept), so tests and `slapbox selftest` on a laptop run the very code a Pi runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import glob
+import logging
+import os
+import select
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from device.clock import Clock, Handle
+from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
+from device.inputs.gpio import GpioConfigError, StationPins, check_pins
+from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
+
+__all__ = ["GpiodInputs", "KernelLines", "FakeChip", "FakeRequest", "FakeEdgeEvent",
+           "load_gpiod", "find_chip", "EVENT_BUFFER_MAX", "INSTALL_HINT", "HEADER_CHIPS"]
+
+log = logging.getLogger("slapbox")
+
+#: the kernel's largest edge-event buffer per request (GPIO_V2_LINES_MAX * 16)
+EVENT_BUFFER_MAX = 1024
+#: the labels of the chip that drives the 40-pin header (Pi Zero 2 W/3, Pi 4, Pi 5)
+HEADER_CHIPS = ("pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1")
+INSTALL_HINT = ("gpiod: the libgpiod v2 Python bindings are missing: pip install 'slapbox[gpiod]' "
+                "(gpiod >= 2.2) into the box's venv (Bookworm's python3-libgpiod is the old v1 "
+                "API; on Trixie apt install python3-libgpiod), or use --input gpio")
+
+
+def _who(station: int) -> str:
+    return "MENU" if station == MENU_STATION else str(station + 1)
+
+
+def load_gpiod() -> Any:
+    """The ``gpiod`` module (libgpiod v2 bindings, >= 2.2), or GpioConfigError with INSTALL_HINT."""
+    try:
+        import gpiod  # the optional [gpiod] extra
+    except ImportError:
+        raise GpioConfigError(INSTALL_HINT) from None
+    version = tuple(int(p) for p in getattr(gpiod, "__version__", "0").split(".")[:2]
+                    if p.isdigit())
+    if not hasattr(gpiod, "request_lines") or version < (2, 2):
+        raise GpioConfigError(f"gpiod {getattr(gpiod, '__version__', '?')} is not the v2 API "
+                              f">= 2.2; {INSTALL_HINT}")
+    return gpiod
+
+
+def find_chip(gpiod: Any, paths: Sequence[str] | None = None) -> str:
+    """The path of the GPIO chip behind the 40-pin header, found by its label."""
+    paths = sorted(glob.glob("/dev/gpiochip*")) if paths is None else paths
+    seen = []
+    for path in paths:
+        try:
+            with gpiod.Chip(path) as chip:
+                label = chip.get_info().label
+        except OSError:
+            continue
+        seen.append(f"{path} ({label})")
+        if label in HEADER_CHIPS:
+            return path
+    raise GpioConfigError("gpiod: no GPIO chip of the 40-pin header ("
+                          + ", ".join(HEADER_CHIPS) + ") among "
+                          + (", ".join(seen) or "no /dev/gpiochip*")
+                          + '; set [pins] chip = "/dev/gpiochipN"')
+
+
+class Lines(Protocol):
+    """Where button lines are requested: the kernel (`KernelLines`) or `FakeChip`."""
+
+    chip: str
+
+    def request(self, offset: int, consumer: str) -> Any:
+        """One input line: edges both ways, pull-up, monotonic stamps, no debounce."""
+
+
+class KernelLines:
+    """Requests lines from the kernel through libgpiod v2 (only on Linux with the bindings)."""
+
+    def __init__(self, chip: str = "auto") -> None:
+        self._gpiod = load_gpiod()
+        self.chip = find_chip(self._gpiod) if chip == "auto" else chip
+
+    def request(self, offset: int, consumer: str) -> Any:
+        from datetime import timedelta
+
+        from gpiod.line import Bias, Clock as EventClock, Direction, Edge
+        settings = self._gpiod.LineSettings(
+            direction=Direction.INPUT, edge_detection=Edge.BOTH, bias=Bias.PULL_UP,
+            event_clock=EventClock.MONOTONIC, debounce_period=timedelta(0))
+        try:
+            return self._gpiod.request_lines(self.chip, consumer=consumer,
+                                             config={offset: settings},
+                                             event_buffer_size=EVENT_BUFFER_MAX)
+        except OSError as e:
+            raise GpioConfigError(f"gpiod: cannot request GPIO {offset} on {self.chip} "
+                                  f"({e.strerror or e}): is it used by another program or "
+                                  "overlay, and is the user in group gpio?") from None
+
+
+# --- the fake: same shape as the bindings, same buffer behaviour as the kernel -----------------
+@dataclass(frozen=True)
+class FakeEdgeEvent:
+    """An event with `gpiod.EdgeEvent`'s fields (its ``event_type`` an enum of the same names)."""
+
+    class Type(enum.Enum):
+        RISING_EDGE = 1
+        FALLING_EDGE = 2
+
+    event_type: Type
+    timestamp_ns: int
+    line_offset: int
+    global_seqno: int
+    line_seqno: int
+
+
+class _Value(enum.Enum):  # gpiod.line.Value
+    INACTIVE = 0
+    ACTIVE = 1
+
+
+class FakeRequest:
+    """One requested line, as `gpiod.LineRequest` behaves: a pollable ``fd``, edge events read in
+    batches, a kernel buffer that drops the OLDEST event when full (sequence numbers still count
+    it), ``get_value`` reading the line's level now."""
+
+    def __init__(self, offset: int, consumer: str, buffer_size: int = EVENT_BUFFER_MAX) -> None:
+        self.offset = offset
+        self.consumer = consumer
+        self.capacity = min(buffer_size, EVENT_BUFFER_MAX)
+        self.level = 1  # pulled up: released
+        self._events: deque[FakeEdgeEvent] = deque()
+        self._seq = 0
+        self._lock = threading.Lock()
+        self._rfd, self._wfd = os.pipe()
+        self._signalled = False
+        self._held = False
+        self.dropped = 0  # events the buffer overflowed (what the reader should find as gaps)
+        self.released = False
+
+    @property
+    def fd(self) -> int:
+        return self._rfd
+
+    def edge(self, level: int, t_ns: int, reported: int | None = None) -> None:
+        """The line goes to ``level`` at ``t_ns``; the event is labelled ``reported`` (default
+        ``level``): the kernel reads the level after the interrupt, so it may differ."""
+        said = level if reported is None else reported
+        with self._lock:
+            self.level = level
+            self._seq += 1
+            kind = FakeEdgeEvent.Type.RISING_EDGE if said else FakeEdgeEvent.Type.FALLING_EDGE
+            if len(self._events) >= self.capacity:
+                self._events.popleft()  # kfifo full: the kernel skips the oldest
+                self.dropped += 1
+            self._events.append(FakeEdgeEvent(kind, t_ns, self.offset, self._seq, self._seq))
+            self._signal()
+
+    def _signal(self) -> None:
+        if not self._signalled and not self._held and self._events:
+            os.write(self._wfd, b"!")
+            self._signalled = True
+
+    def hold(self, held: bool) -> None:
+        """While held the fd stays quiet (a reader too busy to read): events pile up."""
+        with self._lock:
+            self._held = held
+            self._signal()
+
+    def read_edge_events(self, max_events: int | None = None) -> list[FakeEdgeEvent]:
+        with self._lock:
+            n = len(self._events) if max_events is None else min(max_events, len(self._events))
+            out = [self._events.popleft() for _ in range(n)]
+            if not self._events and self._signalled:
+                os.read(self._rfd, 1)
+                self._signalled = False
+            return out
+
+    def get_value(self, offset: int) -> _Value:
+        if offset != self.offset:
+            raise ValueError(f"line {offset} is not in this request")
+        return _Value.ACTIVE if self.level else _Value.INACTIVE
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            os.close(self._rfd)
+            os.close(self._wfd)
+
+
+class FakeChip:
+    """A GPIO chip whose lines are `FakeRequest`s: the fake `Lines` (``[pins] factory = "mock"``)."""
+
+    def __init__(self, chip: str = "/dev/gpiochip-fake", buffer_size: int = EVENT_BUFFER_MAX) -> None:
+        self.chip = chip
+        self.buffer_size = buffer_size
+        self.lines: dict[int, FakeRequest] = {}
+
+    def request(self, offset: int, consumer: str) -> FakeRequest:
+        if offset in self.lines and not self.lines[offset].released:
+            raise GpioConfigError(f"gpiod: GPIO {offset} is already requested")
+        req = FakeRequest(offset, consumer, self.buffer_size)
+        self.lines[offset] = req
+        return req
+
+    def drive(self, offset: int, level: int, t_ns: int, reported: int | None = None) -> None:
+        self.lines[offset].edge(level, t_ns, reported)
+
+    @contextlib.contextmanager
+    def busy(self, *offsets: int) -> Iterator[None]:
+        """The reader does not get to these lines (all if none given) inside the block."""
+        reqs = [self.lines[o] for o in offsets] if offsets else list(self.lines.values())
+        for r in reqs:
+            r.hold(True)
+        try:
+            yield
+        finally:
+            for r in reqs:
+                r.hold(False)
+
+
+# --- the backend ---------------------------------------------------------------------------
+class _Line:
+    """One button line: its request, its debouncer, and what its sequence numbers said."""
+
+    __slots__ = ("request", "offset", "debouncer", "line_seq", "global_seq", "rising", "lost",
+                 "merged", "gaps")
+
+    def __init__(self, request: Any, offset: int, debouncer: Debouncer) -> None:
+        self.request = request
+        self.offset = offset
+        self.debouncer = debouncer
+        self.line_seq = 0    # the kernel numbers a request's events from 1
+        self.global_seq = 0
+        self.rising: bool | None = None
+        self.lost = 0
+        self.merged = 0
+        self.gaps = 0
+
+    def level(self) -> int:
+        v = self.request.get_value(self.offset)
+        return 1 if getattr(v, "value", v) else 0
+
+
+def _is_rising(event: Any) -> bool:
+    kind = event.event_type
+    return getattr(kind, "name", kind) == "RISING_EDGE" or kind == 1
+
+
+class GpiodInputs:
+    """The gpiod backend: buttons in (as `Press`/`Stuck`/`Unstuck` on the sink), LEDs out
+    (gpiozero, ``led_factory``). Same interface as `GpioInputs`, plus ``lost``."""
+
+    def __init__(self, stations: Sequence[StationPins], sink: Any, *,
+                 menu_pin: int | None = None, lines: Lines | None = None,
+                 led_factory: Any = None, clock: Clock | None = None,
+                 release_ns: int = RELEASE_NS, stuck_ns: int = STUCK_NS,
+                 menu_stuck_ns: int = MENU_STUCK_NS, lag_ns: int = 2_000_000,
+                 max_skew_ns: int = 1_000_000_000, source: str = "gpiod",
+                 record_edges: bool = False, chip: str = "auto") -> None:
+        stations = tuple(stations)
+        check_pins(stations, menu_pin)
+        self._sink: Sink = make_sink(sink)
+        self._clock = clock
+        self._lag = lag_ns
+        self._max_skew = max_skew_ns
+        self._lock = threading.Lock()
+        self._lines: list[_Line] = []
+        self._by_fd: dict[int, _Line] = {}
+        self._leds: list[Any] = []
+        self._blinks: dict[int, Handle] = {}
+        self._horizon: int | None = None
+        self._asked = 0   # requests posted by poll/sync, and how many the reader has done
+        self._done = 0
+        self._done_cv = threading.Condition(self._lock)
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self.stamp_fallbacks = 0
+        self.record_edges = record_edges
+        self.error: str | None = None
+        self.stations = stations
+        self.menu_pin = menu_pin
+        self.source = source
+        self._wake_r, self._wake_w = os.pipe()
+        try:
+            self._provider: Lines = lines if lines is not None else KernelLines(chip)
+            t0 = clock.now_ns() if clock is not None else 0
+            for i, sp in enumerate(stations):
+                self._watch(sp.slap, i, "slap", release_ns, stuck_ns, t0)
+                if sp.flip is not None:
+                    self._watch(sp.flip, i, "flip", release_ns, stuck_ns, t0)
+            if menu_pin is not None:
+                self._watch(menu_pin, MENU_STATION, "menu", release_ns, menu_stuck_ns, t0)
+            if any(sp.led is not None for sp in stations):
+                from gpiozero import LED
+
+                from device.inputs.gpio import make_factory
+                factory = led_factory if led_factory is not None else make_factory("lgpio")
+                self._leds = [None if sp.led is None else LED(sp.led, pin_factory=factory)
+                              for sp in stations]
+            else:
+                self._leds = [None] * len(stations)
+        except BaseException:
+            self.close()
+            raise
+        self._thread = threading.Thread(target=self._run, name="slapbox-gpiod", daemon=True)
+        self._thread.start()
+
+    def _watch(self, offset: int, station: int, button: str, release_ns: int, stuck_ns: int,
+               t0: int) -> None:
+        req = self._provider.request(offset, f"slapbox-{_who(station).lower()}-{button}")
+        line: _Line
+        deb = Debouncer(station, button, self._sink, source=self.source, release_ns=release_ns,
+                        stuck_ns=stuck_ns, t_ns=t0, read_level=lambda: line.level(),
+                        level=1 if getattr(req.get_value(offset), "value", 1) else 0)
+        line = _Line(req, offset, deb)
+        if self.record_edges:
+            sink = self._sink
+
+            def on_read(level: int, t: int, seen: int) -> None:
+                sink(RawEdge(station, button, offset, "read", level, t, seen, None, None))
+            deb.on_read = on_read
+        self._lines.append(line)
+        self._by_fd[req.fd] = line
+
+    # --- the reader thread -----------------------------------------------------------------
+
+    def _run(self) -> None:
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        for fd in self._by_fd:
+            poller.register(fd, select.POLLIN)
+        try:
+            while not self._stop:
+                ready = poller.poll()
+                woken = False
+                for fd, _mask in ready:
+                    if fd == self._wake_r:
+                        woken = True
+                    elif fd in self._by_fd:
+                        self._read(self._by_fd[fd])
+                if woken:  # after the lines: an edge written before the wake is read first
+                    os.read(self._wake_r, 4096)
+                    self._apply_posted()
+        except Exception as e:  # noqa: BLE001 -- a chip gone away: say it once, stop reading
+            self.error = f"{type(e).__name__}: {e}"
+            log.error("gpiod: the reader stopped (%s); buttons are no longer read", self.error)
+        finally:
+            with self._lock:
+                self._done = self._asked
+                self._done_cv.notify_all()
+
+    def _read(self, line: _Line) -> None:
+        events = line.request.read_edge_events()
+        with self._lock:
+            self.translate(line, events)
+
+    def translate(self, line: _Line, events: Sequence[Any]) -> None:
+        """Feed one line's events to its debouncer, checking sequence numbers (lock held)."""
+        deb = line.debouncer
+        gap_seen = 0
+        for ev in events:
+            lost = max(ev.line_seqno - line.line_seq - 1, ev.global_seqno - line.global_seq - 1, 0)
+            line.line_seq, line.global_seq = ev.line_seqno, ev.global_seqno
+            rising = _is_rising(ev)
+            if lost:
+                line.lost += lost
+                line.gaps += 1
+                gap_seen += lost
+            elif line.rising is not None and rising == line.rising:
+                line.merged += 1
+            line.rising = rising
+            t_ns = int(ev.timestamp_ns)
+            if self._clock is not None:
+                now = self._clock.now_ns()
+                if abs(now - t_ns) > self._max_skew:
+                    self.stamp_fallbacks += 1
+                    t_ns = now
+            level = 1 if rising else 0
+            if self.record_edges:
+                self._sink(RawEdge(deb.station, deb.button, line.offset, "edge", level, t_ns,
+                                   None, ev.line_seqno, ev.global_seqno))
+            deb.edge(level, t_ns)
+        if gap_seen:
+            # the labels around a gap cannot be trusted: read the line now and say what it is;
+            # the debouncer reads it again at its next deadline, where a lost release is repaired
+            level = line.level()
+            log.warning("gpiod: station %s %s (GPIO %d): %d edge(s) lost by the kernel's buffer "
+                        "(%d so far); the line reads %s now", _who(deb.station), deb.button,
+                        line.offset, gap_seen, self.lost, "up" if level else "down")
+
+    def _apply_posted(self) -> None:
+        with self._lock:
+            horizon, self._horizon = self._horizon, None
+            if horizon is not None:
+                for line in self._lines:
+                    deb = line.debouncer
+                    before = deb.repairs
+                    deb.poll(horizon - self._lag, seen_ns=horizon)
+                    if deb.repairs != before:
+                        log.warning("gpiod: station %s %s: its release edge was lost; released on "
+                                    "reading the line (%d repairs so far)", _who(deb.station),
+                                    deb.button, self.repairs)
+            self._done = self._asked
+            self._done_cv.notify_all()
+
+    def _post(self, horizon: int | None) -> int:
+        with self._lock:
+            if horizon is not None:
+                self._horizon = horizon if self._horizon is None else max(self._horizon, horizon)
+            self._asked += 1
+            ticket = self._asked
+        if not self._stop:
+            with contextlib.suppress(OSError):  # closing meanwhile
+                os.write(self._wake_w, b".")
+        return ticket
+
+    def sync(self, timeout_s: float = 2.0) -> bool:
+        """Wait until the reader has read every event already on the lines and applied every
+        `poll` posted so far (tests, the self-test); False if it did not within ``timeout_s``."""
+        ticket = self._post(None)
+        with self._lock:
+            return self._done_cv.wait_for(lambda: self._done >= ticket or self._thread is None
+                                          or not self._thread.is_alive(), timeout_s)
+
+    # --- the main thread's side --------------------------------------------------------------
+
+    def next_deadline(self) -> int | None:
+        """When `poll` next has a release or a stuck button to report, or None."""
+        with self._lock:
+            ds = [d for ln in self._lines if (d := ln.debouncer.next_deadline()) is not None]
+        return min(ds) + self._lag if ds else None
+
+    def poll(self, now_ns: int) -> None:
+        """Ask the reader thread to report releases and stuck buttons due by ``now_ns`` (minus the
+        delivery lag); it reads the lines there (the requests are the reader's alone)."""
+        self._post(now_ns)
+
+    @property
+    def repairs(self) -> int:
+        """Releases whose edge was lost, found by reading the lines."""
+        return sum(ln.debouncer.repairs for ln in self._lines)
+
+    @property
+    def merged(self) -> int:
+        """Edges the kernel merged away (two events with the same label, no gap between)."""
+        return sum(ln.merged for ln in self._lines)
+
+    @property
+    def lost(self) -> int:
+        """Edges the kernel dropped (sequence-number gaps)."""
+        return sum(ln.lost for ln in self._lines)
+
+    def line_counts(self) -> dict[int, dict[str, int]]:
+        """Per GPIO: lost, gaps, merged, repairs (for `slapbox selftest`)."""
+        with self._lock:
+            return {ln.offset: {"lost": ln.lost, "gaps": ln.gaps, "merged": ln.merged,
+                                "repairs": ln.debouncer.repairs} for ln in self._lines}
+
+    def stuck(self) -> list[tuple[int, str]]:
+        with self._lock:
+            return [(ln.debouncer.station, ln.debouncer.button)
+                    for ln in self._lines if ln.debouncer.stuck]
+
+    # --- LEDs (gpiozero) -----------------------------------------------------------------------
+
+    def _led(self, station: int) -> Any:
+        if not isinstance(station, int) or not 0 <= station < len(self._leds):
+            raise GpioConfigError(f"gpiod: LED of station {station!r}, expected a station "
+                                  f"0..{len(self._leds) - 1}")
+        return self._leds[station]
+
+    def set_led(self, station: int, on: bool) -> None:
+        """Light (or not) the station's LED; stops any blink. No LED wired: nothing happens."""
+        led = self._led(station)
+        handle = self._blinks.pop(station, None)
+        if handle is not None:
+            handle.cancel()
+        if led is not None:
+            led.value = 1 if on else 0
+
+    def blink(self, station: int, times: int | None = 3, on_ns: int = 150_000_000,
+              off_ns: int = 150_000_000) -> None:
+        """Blink the station's LED ``times`` times (None: until `set_led`), on the clock."""
+        if self._clock is None:
+            raise GpioConfigError("gpiod: blink needs the clock (pass clock= to GpiodInputs)")
+        led = self._led(station)
+        self.set_led(station, False)
+        if led is None:
+            return
+        clock, left = self._clock, [times]
+
+        def step(on: bool) -> None:
+            led.value = 1 if on else 0
+            if not on and left[0] is not None:
+                left[0] -= 1
+                if left[0] <= 0:
+                    self._blinks.pop(station, None)
+                    return
+            self._blinks[station] = clock.call_at(clock.now_ns() + (on_ns if on else off_ns),
+                                                  lambda: step(not on))
+
+        step(True)
+
+    # --- lifetime ----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop the reader, release the lines, switch LEDs off."""
+        for handle in self._blinks.values():
+            handle.cancel()
+        self._blinks.clear()
+        self._stop = True
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            os.write(self._wake_w, b"x")
+            thread.join(timeout=5.0)
+        for line in self._lines:
+            with contextlib.suppress(Exception):
+                line.request.release()
+        self._lines.clear()
+        self._by_fd.clear()
+        for led in self._leds:
+            if led is not None:
+                led.close()
+        self._leds.clear()
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
+
+    def __enter__(self) -> GpiodInputs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
