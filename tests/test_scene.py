@@ -16,15 +16,18 @@ from device.rules.norvegienne import NorvegienneGame
 from device.rules.rng import Streams
 from device.screen import palette, samples
 from device.screen.feed import Feed
-from device.screen.layout import min_card_height
+from device.screen.layout import Rect, min_card_height
 from device.screen.menu import Menu, Settings
 from device.screen.scene import (
     Bar,
+    Box,
     CardSprite,
     Scene,
     Text,
     check_contrast,
     check_glyphs,
+    check_text_clear,
+    check_text_fits,
     chooser_view,
     ellipsize,
     fit,
@@ -303,6 +306,8 @@ def test_every_scene_meets_glyph_size_and_contrast_and_stays_in_the_window(name,
     scene = samples.build(name, size, lang)
     assert check_glyphs(scene) == []
     assert check_contrast(scene) == []
+    assert check_text_fits(scene) == []  # nothing cut, wider than its box or out of the window
+    assert check_text_clear(scene) == []  # nothing over other text, a box's edge, a card or under a panel
     w, h = size
     for t in scene.texts:
         width = text_width(t.text, t.px)
@@ -384,7 +389,6 @@ def test_the_end_of_a_game_without_slapping_shows_no_slap_statistics(preset):
 
 
 def test_check_text_fits_flags_a_cut_text_a_text_wider_than_its_box_and_one_outside_the_window():
-    from device.screen.scene import check_text_fits
     ink, bg = palette.TEXT, palette.TABLE
     scene = Scene((480, 320), "test", texts=[
         Text(0, 0, 22, "11 cards in t…", ink, bg), Text(0, 40, 22, "3 cartes sur le tas", ink, bg, max_w=40),
@@ -393,3 +397,48 @@ def test_check_text_fits_flags_a_cut_text_a_text_wider_than_its_box_and_one_outs
         "text '11 cards in t…' is cut",
         f"text '3 cartes sur le tas' is {text_width('3 cartes sur le tas', 22)} px wide in a box of 40 px",
         "text 'off the edge' leaves the window"]
+
+
+def test_check_text_clear_flags_text_over_text_across_a_box_on_a_card_and_under_a_panel():
+    ink, bg = palette.TEXT, palette.TABLE
+    scene = Scene((480, 320), "test", texts=[
+        Text(0, 0, 22, "one", ink, bg), Text(10, 5, 22, "two", ink, bg),
+        Text(95, 100, 22, "edge", ink, bg), Text(300, 10, 22, "on a card", ink, bg),
+        Text(200, 250, 22, "hidden", ink, bg), Text(0, 290, 22, "clear", ink, bg)],
+        boxes=[Box(Rect(0, 90, 100, 40), palette.PANEL_BG), Box(Rect(150, 240, 200, 40), palette.PANEL_BG, layer=1),
+               Box(Rect(0, 0, 480, 320), palette.BLACK, alpha=140, layer=1)],
+        cards=[CardSprite(card(5), 320, 0, 100)])
+    found = [e.split(": ", 1)[1] for e in check_text_clear(scene)]
+    assert found == ["text 'one' overlaps text 'two'", "text 'edge' crosses the edge of a box at (0, 90, 100, 40)",
+                     "text 'on a card' lies on the card at (320, 0)",
+                     "text 'hidden' is under a panel at (150, 240, 200, 40)"]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["480x320", "800x480"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("name", [n for n in samples.NAMES if n not in ("menu", "rules", "pass", "help", "shutdown")])
+def test_a_full_table_of_16_character_names_shows_every_name_whole(name, lang, size):
+    # 8 seats (4 in bataille and paix), every name NAME_MAX long: a name takes two lines, never cut.
+    from device.table.config import NAME_MAX
+    assert {len(n) for n in samples.LONG_NAMES} == {NAME_MAX} and len(samples.LONG_NAMES) == 8
+    scene = samples.build(name, size, lang, crowd=True)
+    assert check_glyphs(scene) == [] and check_contrast(scene) == [] and check_text_clear(scene) == []
+    if scene.kind in ("game", "attract", "menu"):
+        strip = [t for t in scene.texts if t.layer == 0 and t.y > size[1] // 2 and t.bg != palette.BANNER_BG]
+        assert all(not t.text.endswith("…") for t in strip), [t.text for t in strip]
+        squeeze = lambda text: text.replace("-", "").replace(" ", "")
+        joined = squeeze("".join(t.text for t in strip))
+        seats = len(samples.moment("battle" if name in ("battle", "peace") else "game", True).table.seats)
+        if scene.kind == "game":  # (a menu or the attract panel may hide the strip)
+            assert sum(squeeze(n) in joined for n in samples.LONG_NAMES) == seats, joined
+
+
+def test_a_long_word_breaks_after_its_hyphen_else_with_one_and_the_panel_leaves_out_whole_lines():
+    from device.screen.scene.text import Column
+    assert wrap("Anne-Sophie", 22, text_width("Anne-Sop", 22)) == ["Anne-", "Sophie"]
+    lines = wrap("Bartholomew", 22, text_width("Bartho-", 22))
+    assert all(ln.endswith("-") for ln in lines[:-1]) and "".join(ln.rstrip("-") for ln in lines) == "Bartholomew"
+    col = Column(Rect(0, 0, 200, 60), palette.PANEL_BG, 4)
+    col.fill([(0, [("kept first", 22, palette.TEXT, 0)]), (4, [("a detail " * 6, 22, palette.TEXT, 0)]),
+              (2, [("count", 22, palette.TEXT, 0)])])
+    assert [t.text for t in col.texts] == ["kept first", "count"]

@@ -152,8 +152,9 @@ def _seat_grid(seats: int, strip_w: int, min_w: int, gap: int) -> tuple[int, int
     return seats, 1
 
 
-def compute_layout(width: int, height: int, seats: int = MAX_SEATS) -> Layout:
-    """The layout of a ``width`` x ``height`` window (>= 320x240) with ``seats`` seats (1..8)."""
+def compute_layout(width: int, height: int, seats: int = MAX_SEATS, name_lines: int = 1) -> Layout:
+    """The layout of a ``width`` x ``height`` window (>= 320x240) with ``seats`` seats (1..8);
+    ``name_lines`` 2: each seat box holds a name on two lines (long names), over the status."""
     for label, v in (("width", width), ("height", height), ("seats", seats)):
         if not isinstance(v, int) or isinstance(v, bool):
             raise LayoutError(f"layout: {label} must be a whole number, got {v!r}")
@@ -170,8 +171,8 @@ def compute_layout(width: int, height: int, seats: int = MAX_SEATS) -> Layout:
 
     banner = Rect(0, 0, width, line_body + m)
 
-    # Seat strip at the bottom: a tag, then "name  cards" over "status".
-    box_h = 2 * line_small + m
+    # Seat strip at the bottom: a tag, then "name  cards" (the name on one or two lines) over "status".
+    box_h = (max(1, min(2, name_lines)) + 1) * line_small + m
     min_box_w = round(4.8 * fonts.small)
     rows, cols = _seat_grid(seats, width - 2 * m, min_box_w, m)
     strip_h = rows * box_h + (rows + 1) * m

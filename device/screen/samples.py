@@ -7,8 +7,8 @@ Pure of pygame: this builds Scenes; device.screen.render draws them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -56,10 +56,10 @@ class Moment:
 
 def play_until(preset: str, players: int, seed: int, stop: Callable[[Table, Feed, list[Any]], bool], *,
                options: dict[str, Any] | None = None, level: str = "normal",
-               limit_ns: int = LIMIT_NS) -> Moment:
+               limit_ns: int = LIMIT_NS, names: Sequence[str] = DEFAULT_NAMES) -> Moment:
     """Play a bots' game in virtual time and stop at the first check where ``stop(table, feed,
     items since the last check)`` is true (or at the end of the game)."""
-    seats = assign_seats(players, [], DEFAULT_NAMES, bots="free", level=level)
+    seats = assign_seats(players, [], list(names), bots="free", level=level)
     spec = GameSpec(preset, seed, seats, dict(options or {}))
     clock = VirtualClock(0)
     table = make_table(spec, start_ns=0)
@@ -120,29 +120,40 @@ def _lockout(table: Table, feed: Feed, items: list[Any]) -> bool:
     return any(table.game.locked) and len(table.game.pile) >= 2
 
 
+# A full table of the longest names the config allows (NAME_MAX, 16 characters): the crowd samples.
+LONG_NAMES = ("Marie-Antoinette", "Maximilien Roche", "Anne-Sophie Roux", "Gaëlle Montagnac",
+              "Bartholomew Kent", "Alexandra Dupuis", "Wilhelmina Grant", "Pierre-Alexandre")
+
+
 @lru_cache(maxsize=None)
-def moment(name: str) -> Moment:
-    """The table and feed of a sample moment (computed once per process; treat as read-only)."""
+def moment(name: str, crowd: bool = False) -> Moment:
+    """The table and feed of a sample moment (computed once per process; treat as read-only);
+    ``crowd``: the same moment at a table of 8 seats with 16-character names."""
+    def play(preset: str, players: int, seed: int, stop: Callable[[Table, Feed, list[Any]], bool],
+             **kw: Any) -> Moment:
+        if crowd:  # as many seats as the game takes, up to 8
+            most = 4 if preset in ("bataille", "paix") else 8
+            return play_until(preset, most, seed, stop, names=LONG_NAMES, **kw)
+        return play_until(preset, players, seed, stop, **kw)
+
     if name == "game":
-        return play_until("bataille-corse", 4, 3, _busy_pile,
-                          options={"slaps": ["doubles", "sandwich", "top-bottom"]})
+        return play("bataille-corse", 4, 3, _busy_pile, options={"slaps": ["doubles", "sandwich", "top-bottom"]})
     if name == "photo-finish":
-        return play_until("bataille-corse", 4, 1, _photo_finish, level="hard")
+        return play("bataille-corse", 4, 1, _photo_finish, level="hard")
     if name == "wrong-slap":
-        return play_until("bataille-corse", 4, 2, _wrong_slap, level="easy")
+        return play("bataille-corse", 4, 2, _wrong_slap, level="easy")
     if name == "challenge":
-        return play_until("bataille-corse", 3, 4, _challenge)
+        return play("bataille-corse", 3, 4, _challenge)
     if name == "lockout":
-        return play_until("egyptian-ratscrew", 4, 5, _lockout, level="easy",
-                          options={"wrong_slap": "lockout"})
+        return play("egyptian-ratscrew", 4, 5, _lockout, level="easy", options={"wrong_slap": "lockout"})
     if name == "battle":
-        return play_until("bataille", 3, 2, _battle)
+        return play("bataille", 3, 2, _battle)
     if name == "peace":
-        return play_until("paix", 3, 3, _battle)
+        return play("paix", 3, 3, _battle)
     if name == "norvegienne":
-        return play_until("norvegienne", 4, 1, _norv_choice)
+        return play("norvegienne", 4, 1, _norv_choice)
     if name == "over":
-        return play_until("bataille-corse", 4, 1, lambda *_: False, options={"max_rounds": 400})
+        return play("bataille-corse", 4, 1, lambda *_: False, options={"max_rounds": 400})
     raise SampleError(f"no sample moment {name!r}")
 
 
@@ -170,48 +181,67 @@ def _dev_note(lang: str) -> str:
     return i18n.tr(lang, "keys.note") + "\n" + "; ".join(keys)
 
 
-def _game(name: str, size: tuple[int, int], lang: str, **kw: Any) -> Scene:
-    m = moment(name)
+def _game(name: str, size: tuple[int, int], lang: str, crowd: bool, **kw: Any) -> Scene:
+    m = moment(name, crowd)
     return game_scene(m.table, m.feed, m.now_ns, size, lang, **kw)
 
 
-def _norvegienne(size: tuple[int, int], lang: str) -> Scene:
-    m = moment("norvegienne")
+def _norvegienne(size: tuple[int, int], lang: str, crowd: bool) -> Scene:
+    m = moment("norvegienne", crowd)
     chooser, _ = norvegienne_chooser(m.table, 0, lang, cursor=1)
     return game_scene(m.table, m.feed, m.now_ns, size, lang, chooser=chooser, private_seat=0)
 
 
-BUILDERS: dict[str, Callable[[tuple[int, int], str], Scene]] = {
-    "attract": lambda size, lang: attract_scene(moment("game").table, moment("game").feed,
-                                                moment("game").now_ns, size, lang, DEFAULT_NAMES[:2]),
-    "menu": lambda size, lang: menu_scene(_menu("main", 1, lang), size, lang, joined=DEFAULT_NAMES[:2]),
-    "rules": lambda size, lang: menu_scene(_menu("rules", 2, lang), size, lang),
-    "pause": lambda size, lang: menu_scene(_menu("pause", 0, lang), size, lang,
-                                           background=_game("challenge", size, lang)),
-    "game": lambda size, lang: _game("game", size, lang),
-    "game-dev": lambda size, lang: _game("game", size, lang, note=_dev_note(lang)),
-    "photo-finish": lambda size, lang: _game("photo-finish", size, lang),
-    "wrong-slap": lambda size, lang: _game("wrong-slap", size, lang),
-    "challenge": lambda size, lang: _game("challenge", size, lang),
-    "lockout": lambda size, lang: _game("lockout", size, lang),
-    "battle": lambda size, lang: _game("battle", size, lang),
-    "peace": lambda size, lang: _game("peace", size, lang),
+def _names(crowd: bool, n: int) -> list[str]:
+    return list(LONG_NAMES if crowd else DEFAULT_NAMES)[:n]
+
+
+def _board(crowd: bool) -> list[PlayerRecord]:
+    return [replace(r, name=LONG_NAMES[i]) for i, r in enumerate(LEADERBOARD)] if crowd else LEADERBOARD
+
+
+def _attract(size: tuple[int, int], lang: str, crowd: bool) -> Scene:
+    m = moment("game", crowd)
+    return attract_scene(m.table, m.feed, m.now_ns, size, lang, _names(crowd, 2))
+
+
+def _help(size: tuple[int, int], lang: str, crowd: bool) -> Scene:
+    return help_scene([i18n.tr(lang, "keys.station", station=i18n.tr(lang, "seat.default", n=s + 1),
+                               slap=k[0].upper(), flip=k[1].upper()) for s, k in sorted(DEFAULT_KEYS.items())],
+                      size, lang)
+
+
+Builder = Callable[[tuple[int, int], str, bool], Scene]
+BUILDERS: dict[str, Builder] = {
+    "attract": _attract,
+    "menu": lambda size, lang, crowd: menu_scene(_menu("main", 1, lang), size, lang, joined=_names(crowd, 2)),
+    "rules": lambda size, lang, crowd: menu_scene(_menu("rules", 2, lang), size, lang),
+    "pause": lambda size, lang, crowd: menu_scene(_menu("pause", 0, lang), size, lang,
+                                                  background=_game("challenge", size, lang, crowd)),
+    "game": lambda size, lang, crowd: _game("game", size, lang, crowd),
+    "game-dev": lambda size, lang, crowd: _game("game", size, lang, crowd, note=_dev_note(lang)),
+    "photo-finish": lambda size, lang, crowd: _game("photo-finish", size, lang, crowd),
+    "wrong-slap": lambda size, lang, crowd: _game("wrong-slap", size, lang, crowd),
+    "challenge": lambda size, lang, crowd: _game("challenge", size, lang, crowd),
+    "lockout": lambda size, lang, crowd: _game("lockout", size, lang, crowd),
+    "battle": lambda size, lang, crowd: _game("battle", size, lang, crowd),
+    "peace": lambda size, lang, crowd: _game("peace", size, lang, crowd),
     "norvegienne": _norvegienne,
-    "norvegienne-table": lambda size, lang: _game("norvegienne", size, lang),
-    "pass": lambda size, lang: pass_scene(1, "Ben", size, lang),
-    "over": lambda size, lang: over_scene(moment("over").table, size, lang, LEADERBOARD),
-    "over-board": lambda size, lang: over_scene(moment("over").table, size, lang, LEADERBOARD, page=1),
-    "help": lambda size, lang: help_scene(
-        [i18n.tr(lang, "keys.station", station=i18n.tr(lang, "seat.default", n=s + 1), slap=k[0].upper(),
-                 flip=k[1].upper()) for s, k in sorted(DEFAULT_KEYS.items())], size, lang),
-    "shutdown": lambda size, lang: message_scene([i18n.tr(lang, "shutdown.hold"), i18n.tr(lang, "shutdown.dev")],
-                                                 size, lang),
+    "norvegienne-table": lambda size, lang, crowd: _game("norvegienne", size, lang, crowd),
+    "pass": lambda size, lang, crowd: pass_scene(1, _names(crowd, 2)[1], size, lang),
+    "over": lambda size, lang, crowd: over_scene(moment("over", crowd).table, size, lang, _board(crowd)),
+    "over-board": lambda size, lang, crowd: over_scene(moment("over", crowd).table, size, lang, _board(crowd),
+                                                       page=1),
+    "help": _help,
+    "shutdown": lambda size, lang, crowd: message_scene([i18n.tr(lang, "shutdown.hold"),
+                                                         i18n.tr(lang, "shutdown.dev")], size, lang),
 }
 NAMES = tuple(BUILDERS)
 
 
-def build(name: str, size: tuple[int, int], lang: str = "en") -> Scene:
-    """The sample scene ``name`` at ``size`` in ``lang``; SampleError lists the names."""
+def build(name: str, size: tuple[int, int], lang: str = "en", crowd: bool = False) -> Scene:
+    """The sample scene ``name`` at ``size`` in ``lang`` (``crowd``: at a table of 8 seats with
+    16-character names); SampleError lists the names."""
     if name not in BUILDERS:
         raise SampleError(f"unknown scene {name!r} (expected one of: {', '.join(NAMES)})")
-    return BUILDERS[name](size, lang)
+    return BUILDERS[name](size, lang, crowd)

@@ -22,7 +22,7 @@ from device.screen.layout import (
     min_card_height,
 )
 from device.screen.scene.model import Box, Scene
-from device.screen.scene.text import ELLIPSIS, Column, ellipsize, line_height, wrap
+from device.screen.scene.text import ELLIPSIS, Column, ellipsize, line_height, text_width, wrap
 
 
 @dataclass
@@ -64,11 +64,20 @@ def _shift(r: Rect, dy: int) -> Rect:
     return Rect(r.x, r.y + dy, r.w, r.h)
 
 
+def name_lines(size: tuple[int, int], names: list[str]) -> int:
+    """2 when a name would not fit beside a two-digit card count in its seat box at the smallest
+    text size (long names take two lines), else 1."""
+    lay = compute_layout(*size, max(1, min(MAX_SEATS, len(names))))
+    room = lay.seats[0].text.w - text_width("88", lay.fonts.small) - lay.margin // 2
+    return 2 if any(text_width(n, lay.fonts.small) > room for n in names) else 1
+
+
 @lru_cache(maxsize=32)
-def game_frame(size: tuple[int, int], seats: int, note: str | None = None) -> Frame:
-    """Cached: the same window, seats and note give the same rectangles (treat as read-only)."""
+def game_frame(size: tuple[int, int], seats: int, note: str | None = None, names: int = 1) -> Frame:
+    """Cached: the same window, seats, note and name lines give the same rectangles (treat as
+    read-only)."""
     w, h = size
-    lay = compute_layout(w, h, max(1, min(MAX_SEATS, seats)))
+    lay = compute_layout(w, h, max(1, min(MAX_SEATS, seats)), names)
     m = lay.margin
     min_h = min_card_height(w, h)
     small = lay.fonts.small

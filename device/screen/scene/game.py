@@ -11,7 +11,7 @@ from device.screen import i18n, palette
 from device.screen.feed import Feed
 from device.screen.layout import Rect
 from device.screen.scene import battle, challenge, norvegienne
-from device.screen.scene.frame import Frame, game_frame, seat_names
+from device.screen.scene.frame import Frame, game_frame, name_lines, seat_names
 from device.screen.scene.model import RGB, Bar, Box, ChooserView, Scene, Text
 from device.screen.scene.text import ellipsize, fit, line_height, text_width, wrap
 
@@ -50,9 +50,9 @@ def game_scene(table: Any, feed: Feed, now_ns: int, size: tuple[int, int], lang:
     family = FAMILIES[table.game.family]
     if note is not None and note in i18n.CATALOGUES[lang]:
         note = i18n.tr(lang, note)  # a catalogue key ("keys.note") or the text itself
-    fr = game_frame(size, len(table.seats), note)
-    scene = Scene(size, "game")
     names = seat_names(table)
+    fr = game_frame(size, len(table.seats), note, name_lines(size, names))
+    scene = Scene(size, "game")
     # A long banner may take a second line where the cards leave room above them.
     cards_top = fr.pile.y + (fr.pile.h - fr.card_h) // 2
     if family.CARDS_AT_TOP or private_seat is not None:
@@ -146,15 +146,39 @@ def _seats(scene: Scene, fr: Frame, table: Any, feed: Feed, now_ns: int, lang: s
         scene.bars.append(Bar(tag, palette.seat_colour(seat)))
         count = str(counts[seat]) if seat < len(counts) else ""
         cw = text_width(count, small)
-        name_w = text.w - cw - fr.m // 2
-        name, px = fit(table.seats[seat].name, small, max(0, name_w), fr.floor)
-        y = text.y + (text.h - 2 * lh) // 2
-        scene.texts.append(Text(text.x, y, px, name, palette.TEXT, bg, "left", name_w))
-        scene.texts.append(Text(text.right, y, small, count, palette.TEXT, bg, "right", cw))
+        rows = max(2, text.h // lh)  # the name's lines, then the status
+        lines, at = _name_lines(table.seats[seat].name, small, text.w, text.w - cw - fr.m // 2, rows - 1)
+        y = text.y + (text.h - rows * lh) // 2
+        for i, line in enumerate(lines):
+            w = text.w - (cw + fr.m // 2 if i == at else 0)
+            name, px = fit(line, small, w, fr.floor)
+            scene.texts.append(Text(text.x, y + i * lh, px, name, palette.TEXT, bg, "left", w))
+        scene.texts.append(Text(text.right, y + at * lh, small, count, palette.TEXT, bg, "right", cw))
         status, colour = _seat_status(table, feed, seat, now_ns, lang, family)
         if status:
             line, px = fit(status, small, text.w, fr.floor)
-            scene.texts.append(Text(text.x, y + lh, px, line, colour, bg, "left", text.w))
+            scene.texts.append(Text(text.x, y + (rows - 1) * lh, px, line, colour, bg, "left", text.w))
+
+
+def _name_lines(name: str, px: int, full: int, short: int, most: int) -> tuple[list[str], int]:
+    """A seat's name on at most ``most`` lines ``full`` wide, one of them ``short`` enough to hold
+    the card count, and which: one line if it fits beside the count, else two lines broken at a
+    space or after a hyphen (the most even break), else broken inside the word."""
+    if text_width(name, px) <= short or most < 2:
+        return [name], 0
+    breaks = [(name[:i], name[i + 1:]) for i, ch in enumerate(name) if ch == " "]
+    breaks += [(name[:i + 1], name[i + 1:]) for i, ch in enumerate(name[:-1]) if ch == "-"]
+    for at, (first, second) in ((0, (short, full)), (1, (full, short))):
+        fits = [(a, b) for a, b in breaks if a and b and text_width(a, px) <= first and text_width(b, px) <= second]
+        if fits:
+            a, b = min(fits, key=lambda ab: abs(text_width(ab[0], px) - text_width(ab[1], px)))
+            return [a, b], at
+    for at, (first, second) in ((0, (short, full)), (1, (full, short))):
+        for i in range(len(name) - 1, 1, -1):  # the longest first part, with a hyphen
+            a, b = name[:i].rstrip() + ("" if name[i - 1] in " -" else "-"), name[i:].lstrip()
+            if b and text_width(a, px) <= first and text_width(b, px) <= second:
+                return [a, b], at
+    return [name], 0  # too long even on two lines: cut (the checks flag it)
 
 
 def _note(scene: Scene, fr: Frame) -> None:

@@ -156,8 +156,8 @@ def _private(scene: Scene, fr: Frame, table: Any, seat: int, chooser: ChooserVie
         col.add(chooser.title, fr.small, palette.TEXT_MUTED, max_lines=1)
         cur = chooser.cursor % len(chooser.options)
         pad = max(2, fr.m // 2)
-        top = col.y + pad - pad // 2  # the highlight stays clear of the title's line
-        if col.add("» " + chooser.options[cur], fr.body, palette.TEXT, max_lines=1, gap=pad):
+        top = col.y  # the highlight stays clear of the title's line
+        if col.add("» " + chooser.options[cur], fr.body, palette.TEXT, max_lines=1):
             scene.boxes.append(Box(Rect(area.x - pad, top, area.w + 2 * pad,
                                         col.y + pad // 2 - top), palette.HIGHLIGHT_BG, radius=fr.m))
             col.texts[-1] = replace(col.texts[-1], bg=palette.HIGHLIGHT_BG)
