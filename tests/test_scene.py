@@ -423,6 +423,7 @@ def test_a_full_table_of_16_character_names_shows_every_name_whole(name, lang, s
     assert {len(n) for n in samples.LONG_NAMES} == {NAME_MAX} and len(samples.LONG_NAMES) == 8
     scene = samples.build(name, size, lang, crowd=True)
     assert check_glyphs(scene) == [] and check_contrast(scene) == [] and check_text_clear(scene) == []
+    assert check_text_fits(scene) == []  # nothing cut: not the banner, not the game-over tables
     if scene.kind in ("game", "attract", "menu"):
         strip = [t for t in scene.texts if t.layer == 0 and t.y > size[1] // 2 and t.bg != palette.BANNER_BG]
         assert all(not t.text.endswith("…") for t in strip), [t.text for t in strip]

@@ -13,7 +13,7 @@ from device.screen.layout import Rect
 from device.screen.scene import battle, challenge, norvegienne
 from device.screen.scene.frame import Frame, game_frame, name_lines, seat_names
 from device.screen.scene.model import RGB, Bar, Box, ChooserView, Scene, Text
-from device.screen.scene.text import ellipsize, fit, line_height, text_width, wrap
+from device.screen.scene.text import fit, line_height, text_width, wrap
 
 
 class FamilyScreen(Protocol):
@@ -81,23 +81,41 @@ def _banner(scene: Scene, fr: Frame, feed: Feed, now_ns: int, lang: str, names: 
         text = own if own is not None else i18n.describe(e, lang, names)
     colour = _tone(items[0].tone) if items else palette.TEXT
     width = b.w - 2 * fr.m
-    px = fr.body
-    lines = wrap(text, px, width) if text else []
-    lh = line_height(px)
     room = cards_top - b.y - fr.m // 2
     rect = b
-    if len(lines) > 1 and 2 * lh + fr.m <= room:
-        lines = lines[:2] if len(lines) <= 2 else [lines[0], ellipsize(" ".join(lines[1:]), px, width)]
-        rect = Rect(b.x, b.y, b.w, 2 * lh + fr.m)
-    elif len(lines) > 1:
+    px, lines = _banner_lines(text, fr.body, fr.floor, width, room, fr.m)
+    if not lines and items:
+        # too long even on two small lines (long names at a crowded table): first names only
+        short = [n.replace("-", " ").split(" ")[0] for n in names]
+        own = family.banner_text(items[0].event, lang, short)
+        text = own if own is not None else i18n.describe(items[0].event, lang, short)
+        px, lines = _banner_lines(text, fr.body, fr.floor, width, room, fr.m)
+    if not lines and text:
         line, px = fit(text, fr.body, width, fr.floor)
         lines = [line]
+    if len(lines) == 2:
+        rect = Rect(b.x, b.y, b.w, 2 * line_height(px) + fr.m)
     scene.boxes.append(Box(rect, palette.BANNER_BG))
     y = rect.y + (rect.h - len(lines) * line_height(px)) // 2
     for line in lines:
         scene.texts.append(Text(b.x + fr.m, y, px, line, colour, palette.BANNER_BG, "left", width))
         y += line_height(px)
     return rect.bottom
+
+
+def _banner_lines(text: str, body: int, floor: int, width: int, room: int, margin: int
+                  ) -> tuple[int, list[str]]:
+    """The banner's lines at the largest size that shows ``text`` whole: one line, or two where
+    the cards leave ``room``; ([] when neither fits down to ``floor``)."""
+    if not text:
+        return body, []
+    for px in range(body, floor - 1, -1):
+        lines = wrap(text, px, width)
+        if len(lines) == 1:
+            return px, lines
+        if len(lines) == 2 and 2 * line_height(px) + margin <= room:
+            return px, lines
+    return body, []
 
 
 def _seat_status(table: Any, feed: Feed, seat: int, now_ns: int, lang: str,

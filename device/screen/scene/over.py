@@ -33,6 +33,10 @@ def _table_rows(scene: Scene, area: Rect, m: int, px: int, floor: int, header: l
     widths = [max(text_width(r[i + 1], px) for r in [header] + rows) for i in range(cols)]
     gap = m
     nums_w = sum(widths) + gap * cols
+    while cols > 1 and nums_w + 4 * px > area.w:  # the last columns go before the names are cut
+        cols -= 1
+        nums_w -= widths.pop() + gap
+    first_w = min(first_w, area.w - nums_w - gap)
     bar_w = area.w - first_w - nums_w - gap if bars is not None else 0
     if bar_w < 3 * m:
         bar_w = 0
@@ -42,7 +46,10 @@ def _table_rows(scene: Scene, area: Rect, m: int, px: int, floor: int, header: l
         if y + lh > area.bottom:
             break
         colour = palette.TEXT_MUTED if ri == 0 else (colours[ri - 1] if colours else palette.TEXT)
-        name, npx = fit(row[0], px, first_w - gap // 2, floor)
+        label = row[0]
+        if text_width(label, floor) > first_w - gap // 2:
+            label = label.replace("-", " ").split(" ")[0]  # a long name: its first name
+        name, npx = fit(label, px, first_w - gap // 2, floor)
         scene.texts.append(Text(area.x, y, npx, name, colour, palette.TABLE, "left", first_w))
         x = area.x + first_w
         if bars is not None and bar_w and ri > 0 and bars[ri - 1] is not None:
