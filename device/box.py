@@ -10,6 +10,7 @@ can build the whole box on a virtual clock.
 
 from __future__ import annotations
 
+import gc
 import logging
 import queue
 import time
@@ -94,6 +95,12 @@ def journal_folder(opts: Options) -> Path | None:
     if opts.journal == "none":
         return None
     return Path(opts.journal) if opts.journal else default_dir(service=opts.service)
+
+
+def cache_folder(opts: Options) -> Path:
+    """Where what the box prepares once (its sounds) is kept: ``cache/`` in the state folder
+    (the journals' folder, or the default one when journals are off)."""
+    return (journal_folder(opts) or default_dir(service=opts.service)) / "cache"
 
 
 # --- input backends, chosen by name ---------------------------------------------------------
@@ -237,6 +244,15 @@ class Box:
         self.inputs.close()
 
 
+def end_of_start() -> None:
+    """The box is up: if the start ran without the cyclic garbage collector (device.cli), what it
+    built is frozen out of the collector's sweeps (a full sweep in the game then skips it) and the
+    collector runs again."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
     """`slapbox play --headless`: the real clock, no screen; bots fill free seats."""
     # No window, so no keyboard: the buttons come from GPIO or a script, bots fill the other seats.
@@ -254,6 +270,7 @@ def run_headless(opts: Options, *, clock: Clock | None = None) -> int:
           f"{len(match.table.seats)} seats, seed {match.spec.seed}"
           + (f", journal {match.journal.path}" if match.journal else ""), flush=True)
     notifier = Notifier()  # systemd: ready now, then alive from the loop (the watchdog)
+    end_of_start()
     try:
         match.runner.on_other = _pause_while_unlinked(match)
         match.runner.run_realtime(inputs.inbox, tick_ns=500 * MS, spin_ns=opts.spin_ns, notifier=notifier)
@@ -311,7 +328,8 @@ def run_screen(opts: Options) -> int:
     from device.screen.app import App
     from device.screen.sound import Sounds
     from device.table.loop import run_loop
-    app = App(opts, screen, clock=clock, sounds=Sounds.open(opts.settings.volume / 100))
+    app = App(opts, screen, clock=clock,
+              sounds=Sounds.open(opts.settings.volume / 100, cache=cache_folder(opts)))
     notifier = Notifier()  # systemd's watchdog: a loop that freezes gets the box restarted
     try:
         run_loop(app, clock, app.inputs.inbox, spin_ns=opts.spin_ns, notifier=notifier)

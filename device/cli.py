@@ -3,15 +3,17 @@
 Each subcommand is a module listed in :data:`COMMANDS` exposing ``add_arguments(parser)`` and
 ``run(args) -> int``; the first line of its docstring is its help. Only the chosen module is
 imported (a laptop without pygame can still run ``slapbox simulate``); the others are listed in
-``slapbox --help`` from their docstrings, read without importing them.
+``slapbox --help`` from the first lines of their docstrings, read without importing or
+parsing them.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
+import gc
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
 import traceback
@@ -36,6 +38,9 @@ COMMANDS: dict[str, str] = {
     "screenshot": "device.commands.screenshot",
 }
 
+#: commands that start without the cyclic garbage collector: play turns it back on at its first
+#: frame; a screenshot and a simulation end soon after their start
+START_WITHOUT_GC = ("play", "screenshot", "simulate")
 GLOBAL_WITH_VALUE = ("--config",)  # global options that take a value (for finding the command word)
 EX_USAGE, EX_SOFTWARE = 2, 70
 
@@ -54,24 +59,38 @@ class Parser(argparse.ArgumentParser):
 
 def available_commands() -> dict[str, str]:
     """The commands whose module exists in this checkout."""
-    return {name: mod for name, mod in COMMANDS.items() if _find(mod)}
+    return {name: mod for name, mod in COMMANDS.items() if _source(mod) is not None}
 
 
-def _find(module: str) -> bool:
+def _source(module: str) -> str | None:
+    """The path of ``module``'s source, or None if it has none. A command of ``device.commands``
+    is looked for beside that package (one stat, where the import system would search each of
+    its path finders at every start); any other through the import system."""
+    package, _, leaf = module.rpartition(".")
+    if package == "device.commands":
+        import device.commands
+        path = os.path.join(os.path.dirname(device.commands.__file__ or ""), leaf + ".py")
+        return path if os.path.isfile(path) else None
     try:
-        return importlib.util.find_spec(module) is not None
+        spec = importlib.util.find_spec(module)
     except (ImportError, ValueError):
-        return False
+        return None
+    return spec.origin if spec is not None else None
 
 
-def _docstring(module: str) -> str:
-    """The module's docstring, read from its source so that listing commands imports nothing."""
-    spec = importlib.util.find_spec(module)
+def _summary(module: str) -> str:
+    """The first line of the module's docstring, read from the top of its source without
+    importing or parsing it (listing the commands at every start must stay cheap)."""
     try:
-        with open(spec.origin, encoding="utf-8") as fh:  # type: ignore[union-attr, arg-type]
-            return ast.get_docstring(ast.parse(fh.read())) or ""
-    except (OSError, SyntaxError, TypeError, ValueError):
+        with open(_source(module) or "", encoding="utf-8") as fh:
+            head = fh.read(4096).lstrip()
+    except (OSError, ValueError):
         return ""
+    quote = head[:3]
+    if quote not in ('"' * 3, "'" * 3):
+        return ""
+    lines = head[3:].split(quote, 1)[0].strip().splitlines()
+    return lines[0].strip() if lines else ""
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
@@ -106,15 +125,18 @@ def build_parser(argv: Sequence[str] = ()) -> Parser:
     sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     chosen = _command_word(argv)
     for name, module in available_commands().items():
-        doc = _docstring(module)
-        first = doc.splitlines()[0].strip() if doc else ""
+        # Only the chosen command's module is imported (its docstring is its description);
+        # the others show the first line of theirs, read from the source.
+        mod = importlib.import_module(module) if name == chosen else None
+        doc = inspect.cleandoc(mod.__doc__ or "") if mod is not None else ""
+        first = doc.splitlines()[0].strip() if doc else _summary(module)
         p = sub.add_parser(name, help=first, description=doc or None, allow_abbrev=False,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         # Also accepted after the command word; SUPPRESS keeps a global --config from being reset.
         p.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
                        help="the configuration file (as the global --config)")
-        if name == chosen:
-            importlib.import_module(module).add_arguments(p)
+        if mod is not None:
+            mod.add_arguments(p)
     return parser
 
 
@@ -132,6 +154,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``slapbox ARGV``; returns the exit status (0 ok, 1 check failed, 2 bad input, 70 bug)."""
     argv = _glue_dash_values(list(sys.argv[1:] if argv is None else argv))
     prog = "slapbox"
+    # The start builds thousands of objects and frees almost none: the cyclic collector would
+    # sweep them again and again for nothing. It runs again before the command does, or, for
+    # the commands of START_WITHOUT_GC, once they are up (device.box.end_of_start).
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         try:
             parser = build_parser(argv)
@@ -145,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         prog = args._parser.prog
         module = importlib.import_module(COMMANDS[args.command])
+        if collecting and args.command not in START_WITHOUT_GC:
+            gc.enable()
         return _code(module.run(args))
     except ConfigError as e:
         for line in e.errors:
@@ -167,6 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _code(e.code)
     except Exception as e:  # noqa: BLE001 -- the user gets one line, the developer the traceback
         return _internal_error(e)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # Options whose value may itself start with '-' (a deal of number cards: --deal ---K/-Q--).

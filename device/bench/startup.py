@@ -1,8 +1,9 @@
 """Start-up cost of the commands a box runs at boot: wall time and instructions to the first frame.
 
 ``slapbox bench startup`` runs, each as a fresh process and each after one warm run (the page
-cache, the bytecode and the box's own caches in its state folder are then as on a box that has
-started before):
+cache, the bytecode -- written under a temporary ``PYTHONPYCACHEPREFIX``, as a box's install
+compiles it -- and the box's own caches in its state folder are then as on a box that has started
+before):
 - ``play``: ``slapbox play`` on SDL's dummy video driver, stopped as soon as its first frame is
   flipped (the box reads ``SLAPBOX_EXIT_AFTER_FIRST_FRAME=1``);
 - ``screenshot``: ``slapbox screenshot --scene menu --size 800x480`` (start, imports, fonts, a scene);
@@ -98,8 +99,9 @@ def total_ir(text: str) -> int:
 
 
 def report(found: list[Case], valgrind: bool, runs: int) -> list[str]:
-    lines = [f"slapbox bench startup: each command after a warm run; wall: median of {runs} "
-             "run(s) (fastest); instructions: valgrind --tool=callgrind, total Ir"]
+    lines = [f"slapbox bench startup: each command after a warm run (which compiles the bytecode, "
+             f"as a box's install does); wall: median of {runs} run(s) (fastest); instructions: "
+             "valgrind --tool=callgrind, total Ir"]
     for c in found:
         if c.error:
             lines.append(f"  {c.name:<10} {c.title}: failed: {c.error}")
@@ -132,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "SLAPBOX_CONFIG": str(config), "XDG_STATE_HOME": str(tmp / "state"),
                "XDG_CACHE_HOME": str(tmp / "cache"), "SDL_AUDIODRIVER": "dummy"}
         env.pop("SLAPBOX_DEBUG", None)
+        # Bytecode as on a box (its install compiles it): the warm run writes it, into tmp.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         found = [c for c in cases(tmp, args.size) if not args.only or c.name in args.only]
         for c in found:
             try:

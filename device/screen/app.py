@@ -576,6 +576,8 @@ class App:
         if self.last_scene is None:
             w, h = self.display.size
             print(f"slapbox play: first frame, {w}x{h}", flush=True)
+            from device.box import end_of_start
+            end_of_start()
             if os.environ.get(EXIT_AFTER_FIRST_FRAME) == "1":
                 self._running = False  # slapbox bench startup: the start is what it measures
         self.last_scene = scene

@@ -19,6 +19,7 @@ import tempfile
 from array import array
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from pathlib import Path
 from random import Random
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -99,8 +100,32 @@ def _waves(rate: int) -> dict[str, tuple[Wave, float]]:
 
 
 @lru_cache(maxsize=16)
-def _synth_bytes(name: str, rate: int, channels: int) -> bytes:
-    return synthesize(name, rate, channels).tobytes()
+def _synth_bytes(name: str, rate: int, channels: int, cache: Path | None = None) -> bytes:
+    """Sound ``name``'s samples; with ``cache`` (a folder), computed once and kept there (the
+    synthesis costs a Pi Zero seconds at every start). The file's name holds this module's size
+    and time, so an edited synthesis is never read from an older file."""
+    if cache is None:
+        return synthesize(name, rate, channels).tobytes()
+    st = os.stat(__file__)
+    path = cache / f"sound-{name}-{rate}-{channels}-{st.st_size}-{st.st_mtime_ns}.s16"
+    try:
+        data = path.read_bytes()
+        if data and len(data) % (2 * channels) == 0:
+            return data
+    except OSError:
+        pass
+    data = synthesize(name, rate, channels).tobytes()
+    try:  # atomic: a power cut leaves the file whole or absent; a read-only folder is no error
+        cache.mkdir(parents=True, exist_ok=True)
+        for old in cache.glob(f"sound-{name}-{rate}-{channels}-*.s16"):
+            old.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache, prefix=".sound-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        log.debug("sound cache %s: %s", cache, e)
+    return data
 
 
 def synthesize(name: str, rate: int, channels: int = 1) -> array:
@@ -170,8 +195,9 @@ class Sounds:
         self.set_volume(volume)
 
     @classmethod
-    def open(cls, volume: float = 0.8) -> Sounds:
-        """Open the mixer and build every sound; a silent object (one warning) if that fails."""
+    def open(cls, volume: float = 0.8, cache: Path | None = None) -> Sounds:
+        """Open the mixer and build every sound (kept in the folder ``cache`` when given, so the
+        next start reads them); a silent object (one warning) if that fails."""
         volume = _check_volume(volume)
         reason = no_audio_reason() if not pygame.mixer.get_init() else None
         if reason is not None:
@@ -194,7 +220,7 @@ class Sounds:
                 if again is None:
                     raise pygame.error("the audio device closed while it was set up")
                 rate, fmt, channels = again
-            sounds = {n: pygame.mixer.Sound(buffer=_synth_bytes(n, rate, channels)) for n in NAMES}
+            sounds = {n: pygame.mixer.Sound(buffer=_synth_bytes(n, rate, channels, cache)) for n in NAMES}
         except (pygame.error, NotImplementedError) as e:
             # NotImplementedError: a pygame built without SDL_mixer.
             log.warning("no audio device (%s): the box plays without sound", str(e).strip() or type(e).__name__)
