@@ -36,6 +36,8 @@ COMMANDS: dict[str, str] = {
     "stats": "device.commands.stats",
     "config": "device.commands.config_cmd",
     "screenshot": "device.commands.screenshot",
+    "selftest": "device.commands.selftest",
+    "wiring": "device.commands.wiring",
 }
 
 #: commands that start without the cyclic garbage collector: play turns it back on at its first

@@ -212,7 +212,8 @@ class FakeRequest:
     def get_value(self, offset: int) -> _Value:
         if offset != self.offset:
             raise ValueError(f"line {offset} is not in this request")
-        return _Value.ACTIVE if self.level else _Value.INACTIVE
+        with self._lock:  # a level and its event appear together (the kernel: within us)
+            return _Value.ACTIVE if self.level else _Value.INACTIVE
 
     def release(self) -> None:
         if not self.released:
@@ -274,6 +275,17 @@ class _Line:
         v = self.request.get_value(self.offset)
         return 1 if getattr(v, "value", v) else 0
 
+    def level_at_deadline(self) -> int:
+        """The line's level for a debouncer deadline. If events are waiting behind the read, the
+        level may be a NEW press's (the line went down after the release this deadline is
+        about): the labels answer instead, and the waiting events come as edges next."""
+        level = self.level()
+        waiting = select.poll()
+        waiting.register(self.request.fd, select.POLLIN)
+        if waiting.poll(0):
+            return 0 if self.rising is False else 1
+        return level
+
 
 def _is_rising(event: Any) -> bool:
     kind = event.event_type
@@ -308,6 +320,7 @@ class GpiodInputs:
         self._done_cv = threading.Condition(self._lock)
         self._stop = False
         self._thread: threading.Thread | None = None
+        self._lines_poller: Any = None
         self.stamp_fallbacks = 0
         self.record_edges = record_edges
         self.error: str | None = None
@@ -344,7 +357,7 @@ class GpiodInputs:
         req = self._provider.request(offset, f"slapbox-{_who(station).lower()}-{button}")
         line: _Line
         deb = Debouncer(station, button, self._sink, source=self.source, release_ns=release_ns,
-                        stuck_ns=stuck_ns, t_ns=t0, read_level=lambda: line.level(),
+                        stuck_ns=stuck_ns, t_ns=t0, read_level=lambda: line.level_at_deadline(),
                         level=1 if getattr(req.get_value(offset), "value", 1) else 0)
         line = _Line(req, offset, deb)
         if self.record_edges:
@@ -361,8 +374,11 @@ class GpiodInputs:
     def _run(self) -> None:
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
+        lines_only = select.poll()
         for fd in self._by_fd:
             poller.register(fd, select.POLLIN)
+            lines_only.register(fd, select.POLLIN)
+        self._lines_poller = lines_only
         try:
             while not self._stop:
                 ready = poller.poll()
@@ -423,6 +439,12 @@ class GpiodInputs:
                         line.offset, gap_seen, self.lost, "up" if level else "down")
 
     def _apply_posted(self) -> None:
+        # Events already on the lines first: a deadline's read of a line that a new press has
+        # pulled down, before that press's edge was taken, would call the button held and the
+        # press bounce. (Only the kernel's few microseconds between stamp and queue remain.)
+        for fd, _mask in self._lines_poller.poll(0):
+            if fd in self._by_fd:
+                self._read(self._by_fd[fd])
         with self._lock:
             horizon, self._horizon = self._horizon, None
             if horizon is not None:
