@@ -24,7 +24,7 @@ from device.config.schema import Config, ms_to_ns
 from device.inputs.press import LinkStatus
 from device.inputs.script import ScriptedPress
 from device.rules.presets import OptionError
-from device.journal.journal import default_dir
+from device.journal.journal import KEEP_GAMES, MAX_MB, default_dir, rotate, unfinished
 from device.journal.resume import resume_newest
 from device.screen.menu import TEMPOS, Settings
 from device.service.notify import Notifier
@@ -63,6 +63,8 @@ class Options:
     timing: dict[str, Any] = field(default_factory=dict)
     pins: dict[str, Any] = field(default_factory=dict)
     record_edges: bool = False  # journal every raw edge (evidence for replay --from-edges)
+    journal_keep_games: int = KEEP_GAMES  # [service]: journals kept when a game starts ...
+    journal_max_mb: float = MAX_MB        # ... and the most they take
 
 
 def table_settings(opts: Options) -> TableSettings:
@@ -225,11 +227,20 @@ class Box:
     def new_match(self, stations: list[int], *, attract: bool = False,
                   feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
                   headless: bool = False) -> Match:
-        """A game starts now: journaled (unless attract mode), the script's presses scheduled."""
-        return Match.start(self.plan(stations, attract=attract), self.clock,
-                           None if attract else self.folder, attract=attract,
-                           feed_factory=feed_factory, on_item=on_item, headless=headless,
-                           script=None if attract else self.inputs.script)
+        """A game starts now: journaled (unless attract mode), the script's presses scheduled;
+        the oldest journals beyond [service] journal_keep_games and journal_max_mb are deleted
+        (never this game's, nor one that could be resumed)."""
+        folder = None if attract else self.folder
+        resumable = unfinished(folder) if folder is not None else None
+        match = Match.start(self.plan(stations, attract=attract), self.clock, folder,
+                            attract=attract, feed_factory=feed_factory, on_item=on_item,
+                            headless=headless, script=None if attract else self.inputs.script)
+        if folder is not None:
+            playing = [p for p in (resumable, match.journal and match.journal.path) if p]
+            for path in rotate(folder, self.opts.journal_keep_games, self.opts.journal_max_mb,
+                               protect=playing):
+                log.info("journal: %s deleted (the oldest beyond the [service] limits)", path.name)
+        return match
 
     def resume_match(self, *, feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
                      headless: bool = False) -> Match | None:

@@ -125,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
                    resume=args.resume or args.service,
                    arbiter=arbiter_settings(cfg), timing=timing, pins=dict(cfg.section("pins")),
                    all_bots=args.bots == "all",
-                   record_edges=bool(args.record_edges or inputs["record_edges"]))
+                   record_edges=bool(args.record_edges or inputs["record_edges"]),
+                   journal_keep_games=service["journal_keep_games"],
+                   journal_max_mb=service["journal_max_mb"])
     check_source(opts.source)
     return run_box(opts)

@@ -16,6 +16,7 @@ import os
 import queue
 import re
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +193,56 @@ def unfinished(folder: str | os.PathLike[str]) -> Path | None:
     if any(r["k"] in ("end", "abandon") for r in records):
         return None
     return newest
+
+
+#: [service] journal_keep_games and journal_max_mb's defaults: a game's journal is tens to
+#: hundreds of kB (a long one with raw edges a few MB), so this is months of parties and at
+#: most about 2 % of a 16 GB card, whatever the years
+KEEP_GAMES = 1000
+MAX_MB = 256
+
+
+def rotate(folder: str | os.PathLike[str], keep_games: int = KEEP_GAMES, max_mb: float = MAX_MB,
+           *, protect: Sequence[str | os.PathLike[str]] = ()) -> list[Path]:
+    """Delete the oldest journals of ``folder`` until the newest ``keep_games`` are left and they
+    take at most ``max_mb`` MB; returns what was deleted. Never deleted: the journals in
+    ``protect`` (the game being played) and the one that could be resumed (``unfinished``).
+    Called when a game starts; a file that cannot be read or deleted is skipped, never an error."""
+    keep = {Path(p).resolve() for p in protect}
+    resumable = unfinished(folder)
+    if resumable is not None:
+        keep.add(resumable.resolve())
+    found: list[tuple[int, str, Path, int]] = []
+    try:
+        for path in Path(folder).glob("*.jsonl"):
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            found.append((st.st_mtime_ns, path.name, path, st.st_size))
+    except OSError:
+        return []
+    found.sort(reverse=True)  # newest first
+    budget = max_mb * 1_000_000
+    kept = used = 0
+    full = False  # once one journal is too many, every older one is too
+    deleted: list[Path] = []
+    for _, _, path, size in found:
+        if path.resolve() in keep:
+            kept += 1
+            used += size
+            continue
+        full = full or kept >= keep_games or used + size > budget
+        if not full:
+            kept += 1
+            used += size
+            continue
+        try:
+            path.unlink()
+            deleted.append(path)
+        except OSError:
+            pass
+    return deleted
 
 
 def default_dir(service: bool = False) -> Path:

@@ -1,6 +1,7 @@
 """Statistics kept across games, keyed by player name: the leaderboard (a small JSON file in the
-state directory, next to the journals). Written atomically (a temporary file, then a rename), so a
-power cut leaves the old board or the new one, never half of one."""
+state directory, next to the journals). Written atomically (a temporary file fsync'd, renamed over
+the old one, then the folder fsync'd), so a power cut leaves the old board or the new one, never
+half of one, and a board once saved stays saved."""
 
 from __future__ import annotations
 
@@ -87,3 +88,19 @@ class Leaderboard:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
+        fsync_dir(self.path.parent)  # the rename itself survives a power cut
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make the entries of ``folder`` durable (a rename in it); a file system that cannot fsync
+    a directory is no error."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
