@@ -8,9 +8,9 @@ from collections import Counter
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from device.rules.actions import Collect, Join, Lay, Slap
+from device.rules.actions import Collect, FlipOutOfTurn, Join, Lay, Slap
 from device.rules.base import Game, IllegalAction
-from device.rules.presets import CHALLENGE, new_game
+from device.rules.presets import CHALLENGE, SLAP_PATTERNS, WRONG_SLAPS, new_game
 
 CHARS = "23456789TJQKAX-"
 
@@ -49,14 +49,18 @@ def test_fast_loop_matches_single_actions_on_shuffled_decks():
 
 
 def random_table_game(preset: str, seed: int, *, check_every_action: bool = True) -> tuple:
-    """A game with random slaps (valid and wrong, some in flight), late joins and lays."""
+    """A game with random slaps (valid and wrong, some in flight), wrong flips, late joins and
+    lays, every slap pattern, house rule and penalty switched on at random."""
     chooser = random.Random(seed)
     players = 2 + seed % 7
-    options = {"max_rounds": 800}
+    options: dict = {"max_rounds": 800}
     if preset != "strip-jack-naked":
-        options["slaps"] = chooser.sample(["sandwich", "top-bottom", "marriage", "tens"],
-                                          chooser.randrange(3))
-        options["wrong_slap"] = chooser.choice(["pot-2", "pot-1", "lockout", "none"])
+        patterns = list(SLAP_PATTERNS[1:])
+        options["slaps"] = chooser.sample(patterns, chooser.randrange(len(patterns) + 1))
+        options["wrong_slap"] = chooser.choice(WRONG_SLAPS)
+        options["wrong_flip"] = chooser.choice(["none", "pot-1"])
+        for flag in ("run_wraps", "marriage_colour", "tens_stop"):
+            options[flag] = chooser.random() < 0.5
     game = new_game(preset, players=players, seed=seed, options=options)
     dealt = Counter(game.all_cards())
     total = sum(dealt.values())
@@ -68,7 +72,10 @@ def random_table_game(preset: str, seed: int, *, check_every_action: bool = True
         legal = game.legal_actions()
         slaps = [a for a in legal if isinstance(a, Slap)]
         joins = [a for a in legal if isinstance(a, Join)]
-        if slaps and roll < 0.12:
+        flips = [a for a in legal if isinstance(a, FlipOutOfTurn)]
+        if flips and roll > 0.97:
+            action = chooser.choice(flips)
+        elif slaps and roll < 0.12:
             seat = chooser.choice(slaps).seat
             # a slap judged on the card on top now, or on one laid a moment ago (in flight)
             at = game.laid - chooser.randrange(0, 3)
@@ -85,7 +92,7 @@ def random_table_game(preset: str, seed: int, *, check_every_action: bool = True
             assert isinstance(action, Slap) and action.at_card is not None
             continue
         # Every action keeps the count; the exact multiset is compared often and at the end.
-        held = sum(map(len, game.packs)) + len(game.pile) + len(game.pot)
+        held = sum(map(len, game.packs)) + len(game.under) + len(game.pile) + len(game.pot)
         assert held == total, f"cards created or lost after {action}"
         if check_every_action and steps % 25 == 0:
             assert Counter(game.all_cards()) == dealt, f"cards changed after {action}"

@@ -39,6 +39,13 @@ class Join(Action):
     """A late player takes the next free seat (``seat`` must be that seat number)."""
 
 
+@dataclass(frozen=True, slots=True)
+class FlipOutOfTurn(Action):
+    """A FLIP pressed by a seat whose turn it is not (FLIP buttons): refused as a lay; with
+    ``wrong_flip = pot-1`` it costs the seat one card to the pot, at most once per card laid.
+    ``legal_actions`` lists it only for the seats it would cost."""
+
+
 # --- norvégienne ---------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Swap(Action):
@@ -78,7 +85,8 @@ class Reveal(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.__name__: cls for cls in (Lay, Slap, Collect, Join, Swap, Ready, Play, PickUp, Target, Reveal)
+    cls.__name__: cls for cls in (Lay, Slap, Collect, Join, FlipOutOfTurn, Swap, Ready, Play, PickUp,
+                                  Target, Reveal)
 }
 
 

@@ -1,7 +1,8 @@
 """The challenge games (presets 1-3): Bataille corse, Strip Jack Naked, Egyptian Ratscrew.
 
 One state machine for the three presets; they differ only by options (RULES.md's table): deck,
-slap patterns, wrong-slap penalty, borrowing, when a seat is out, late joining.
+slap patterns, wrong-slap penalty (``penalties.py``), tens as stoppers, borrowing, when a seat is
+out, late joining.
 
 Who acts: the seat whose turn it is lays (`Lay`); when a challenge is won the table waits its
 collect delay and applies `Collect` (a valid slap during that pause wins the pile instead); any
@@ -17,10 +18,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from device.rules.actions import Action, Collect, Join, Lay, Slap
+from device.rules import penalties
+from device.rules.actions import Action, Collect, FlipOutOfTurn, Join, Lay, Slap
 from device.rules.base import Family, Game, IllegalAction, Outcome
 from device.rules.cards import ACE, JACK, JOKER, KING, QUEEN, name
 from device.rules.events import (
+    ChallengeStopped,
     CollectPending,
     Event,
     GameOver,
@@ -32,7 +35,6 @@ from device.rules.events import (
     PileWon,
     SeatBack,
     SeatOut,
-    WrongSlap,
 )
 from device.rules.rng import Streams
 from device.rules.slaps import SlapPattern, slap_pattern
@@ -43,9 +45,12 @@ ATTEMPTS = {JACK: 1, QUEEN: 2, KING: 3, ACE: 4, JOKER: 5}
 _ATTEMPTS_OF_CARD = [ATTEMPTS.get(c >> 2, 0) for c in range(64)]
 # For loop detection without slapping: number cards are alike, faces by their attempts.
 _LOOP_NORM = bytes(_ATTEMPTS_OF_CARD) + bytes(range(64, 256))
+# With ``tens_stop`` a 10 matters too: it is told apart from the other number cards (6: no face).
+_LOOP_NORM_TENS = bytes(6 if c >> 2 == 10 else a for c, a in enumerate(_ATTEMPTS_OF_CARD)) + bytes(range(64, 256))
 
 
-def _position_key(packs: Sequence[deque[int]], turn: int, flags: tuple[int, ...]) -> bytes:
+def _position_key(packs: Sequence[deque[int]], turn: int, flags: tuple[int, ...],
+                  norm: bytes = _LOOP_NORM) -> bytes:
     """A position for loop detection: every pack in order (number cards alike), who leads, and
     which seats are in play (``flags``: 64 + in-play bit; 64 and up are not cards, so the
     translation leaves them alone)."""
@@ -55,13 +60,13 @@ def _position_key(packs: Sequence[deque[int]], turn: int, flags: tuple[int, ...]
         flat.append(255)
     flat.append(64 + turn)
     flat.extend(flags)
-    return bytes(flat).translate(_LOOP_NORM)
+    return bytes(flat).translate(norm)
 
 
-_WRONG_SLAP_PAY = {"pot-2": 2, "pot-1": 1, "lockout": 0, "none": 0}
 _SLAP_REASON: dict[SlapPattern, PileReason] = {
-    "doubles": "slap:doubles", "sandwich": "slap:sandwich", "top-bottom": "slap:top-bottom",
-    "marriage": "slap:marriage", "tens": "slap:tens"}
+    "doubles": "slap:doubles", "sandwich": "slap:sandwich", "big-mac": "slap:big-mac",
+    "top-bottom": "slap:top-bottom", "marriage": "slap:marriage", "divorce": "slap:divorce",
+    "tens": "slap:tens", "ten-on-top": "slap:ten-on-top", "run": "slap:run", "flush": "slap:flush"}
 
 
 class ChallengeGame(Game):
@@ -80,12 +85,17 @@ class ChallengeGame(Game):
         self.streams = streams
         self.slapping = slapping and "slaps" in options
         self.patterns: tuple[str, ...] = tuple(options.get("slaps", ()))
+        self.run_wraps: bool = bool(options.get("run_wraps", False))
+        self.marriage_colour: bool = bool(options.get("marriage_colour", False))
+        self.tens_stop: bool = bool(options.get("tens_stop", False))
         self.borrow: bool = options["borrow"]
         self.spares_last: bool = options.get("borrow_spares_last", False)
         self.last_card_out: bool = options["out_when"] == "last-card"
         self.late_join: bool = bool(options.get("late_join", False)) and self.slapping
         self.max_rounds: int | None = options.get("max_rounds")
         self.wrong_slap: str = options.get("wrong_slap", "none")
+        self.penalty = penalties.read_penalty(self.wrong_slap)
+        self.flip_pay = self.slapping and options.get("wrong_flip", "none") == "pot-1"
 
         self.packs: list[deque[int]] = [deque(p) for p in packs]
         self.dealt: list[list[int]] = [list(p) for p in packs]
@@ -93,6 +103,9 @@ class ChallengeGame(Game):
         self.locked: list[bool] = [False] * len(packs)
         self.pile: list[int] = []
         self.pot: list[int] = []
+        self.under: list[int] = []  # bottom-N: face down under the pile, part of no pattern
+        self.unlock_at: dict[int, int] = {}  # lockout-N: seat -> the `laid` count that unlocks it
+        self.flip_fined: set[int] = set()  # seats charged for a wrong flip since the last card
         self.pile_base = 0  # the `cards` count when the pile was last empty
         self._pile_patterns: list[SlapPattern | None] = []  # slap pattern after each card of the pile
         self.turn = 0
@@ -136,6 +149,9 @@ class ChallengeGame(Game):
                                  else Lay(self.turn)]
         if self.slapping:
             actions += [Slap(s) for s in range(len(self.packs)) if not self.locked[s]]
+        if self.flip_pay:
+            actions += [FlipOutOfTurn(s) for s in range(len(self.packs))
+                        if penalties.wrong_flip_costs(self, s)]
         if self.late_join and len(self.packs) < MAX_SEATS:
             actions.append(Join(len(self.packs)))
         return actions
@@ -151,7 +167,7 @@ class ChallengeGame(Game):
 
     def all_cards(self) -> list[int]:
         cards = [c for p in self.packs for c in p]
-        return cards + self.pile + self.pot
+        return cards + self.under + self.pile + self.pot
 
     def slappable(self) -> SlapPattern | None:
         """The pattern the pile shows now (None: a slap now is a wrong slap)."""
@@ -186,6 +202,11 @@ class ChallengeGame(Game):
             self._slap(seat, action.at_card, events)
         elif isinstance(action, Join):
             self._join(seat, events)
+        elif isinstance(action, FlipOutOfTurn):
+            if not penalties.wrong_flip_costs(self, seat):
+                raise IllegalAction(f"a FLIP of seat {seat} costs nothing now (its turn, no card, "
+                                    "already paid on this card, or wrong_flip is none)")
+            penalties.wrong_flip(self, seat, events)
         else:
             raise IllegalAction(f"{type(action).__name__} is not an action of {self.preset}")
         self._after(events)
@@ -201,7 +222,7 @@ class ChallengeGame(Game):
             assert lender is not None, "a seat with no card lays only when it can borrow"
             source = lender
         c = self.packs[source].popleft()
-        self._put(c)
+        self._put(c, events)
         events.append(Laid(s, c, borrowed_from=None if source == s else source))
         attempts = _ATTEMPTS_OF_CARD[c]
         if attempts:
@@ -215,6 +236,8 @@ class ChallengeGame(Game):
             self.turn = nxt
             if nxt != s:  # else s is the last seat in play: _after makes it win
                 events.append(Owes(nxt, attempts))
+        elif self.owed and self.tens_stop and c >> 2 == 10:
+            self._stopped(s, events)
         elif self.owed:
             self.owed -= 1
             self._paying = True
@@ -231,11 +254,26 @@ class ChallengeGame(Game):
                 self._out(s, events)
             self.turn = self._next(s)
 
-    def _put(self, c: int) -> None:
+    def _put(self, c: int, events: list[Event]) -> None:
         self.pile.append(c)
         self.laid += 1
         if self.slapping:
-            self._pile_patterns.append(slap_pattern(self.pile, self.patterns))
+            self._pile_patterns.append(slap_pattern(self.pile, self.patterns, run_wraps=self.run_wraps,
+                                                    marriage_colour=self.marriage_colour))
+            if self.unlock_at or self.flip_fined:
+                penalties.card_laid(self, events)
+
+    def _stopped(self, s: int, events: list[Event]) -> None:
+        """``tens_stop``: seat ``s`` laid a 10 as an attempt. The challenge ends, nobody wins the
+        pile, and the next seat lays as at the start of a trick (the pile stays where it is)."""
+        self.rounds += 1
+        self.owed = 0
+        self.challenger = None
+        self._paying = False
+        events.append(ChallengeStopped(s))
+        if self.last_card_out and not self.packs[s]:
+            self._out(s, events)
+        self.turn = self._next(s)
 
     def _lender(self, s: int) -> int | None:
         """Whose pack a challenged seat with none lays from: the challenger, else the next seat
@@ -260,8 +298,11 @@ class ChallengeGame(Game):
     # --- piles ---------------------------------------------------------------------------
     def _take_pile(self, seat: int, reason: PileReason, events: list[Event]) -> None:
         """``seat`` puts the pile, then the pot, under its pack (a trick if the pile had cards)."""
-        n_pile, n_pot = len(self.pile), len(self.pot)
+        n_pile, n_pot = len(self.pile), len(self.pot) + len(self.under)
         pack = self.packs[seat]
+        if self.under:  # Decision: the cards under the pile come first, as they lie at its bottom
+            pack.extend(self.under)
+            self.under.clear()
         pack.extend(self.pile)
         pack.extend(self.pot)
         self.pile.clear()
@@ -278,7 +319,8 @@ class ChallengeGame(Game):
         self.owed = 0
         self._paying = False
         if self.slapping:
-            self.locked = [False] * len(self.packs)
+            # lockout-N lasts for its cards, a won pile or not
+            self.locked = [s in self.unlock_at for s in range(len(self.packs))]
         if not self.in_play[seat]:
             self.in_play[seat] = True
             events.append(SeatBack(seat))
@@ -297,7 +339,8 @@ class ChallengeGame(Game):
             return
         if self._seen is None:
             return
-        key = _position_key(self.packs, self.turn, tuple(64 + f for f in self.in_play))
+        key = _position_key(self.packs, self.turn, tuple(64 + f for f in self.in_play),
+                            _LOOP_NORM_TENS if self.tens_stop else _LOOP_NORM)
         if key in self._seen:
             self._finish(Outcome("loop", None), events)
         else:
@@ -310,7 +353,9 @@ class ChallengeGame(Game):
         if not 0 <= seat < len(self.packs):
             raise IllegalAction(f"there is no seat {seat}")
         if self.locked[seat]:
-            raise IllegalAction(f"seat {seat} is locked out until the pile is next won")
+            raise IllegalAction(f"seat {seat} is locked out until the pile is next won"
+                                if seat not in self.unlock_at else
+                                f"seat {seat} is locked out until card {self.unlock_at[seat]} is laid")
         if at_card is None:  # judged on the pile as it is now
             pattern = self._pile_patterns[-1] if self._pile_patterns else None
         else:
@@ -323,18 +368,7 @@ class ChallengeGame(Game):
         if pattern is not None:
             self._collect(seat, _SLAP_REASON[pattern], events)
             return
-        pack = self.packs[seat]
-        pay = min(_WRONG_SLAP_PAY[self.wrong_slap], len(pack))
-        lock = self.wrong_slap == "lockout" or (self.wrong_slap != "none" and not pack)
-        for _ in range(pay):
-            self.pot.append(pack.popleft())
-        self.paid += pay
-        self.locked[seat] = lock
-        events.append(WrongSlap(seat, pay, lock))
-        if lock:
-            events.append(LockedOut(seat))
-        if pay and not pack and self.in_play[seat]:
-            self._out(seat, events)
+        penalties.wrong_slap(self, seat, events)
 
     def _join(self, seat: int, events: list[Event]) -> None:
         if not self.late_join:
@@ -432,7 +466,7 @@ class ChallengeGame(Game):
         the cycle's length, ``_first_repeat`` replays the deal to stop exactly where the first
         repeated position is reached, as the set of every position would have.
         """
-        if self.slapping:
+        if self.slapping or self.tens_stop:  # a 10 that stops a challenge: the full path
             return super().play_out(decide)
         if self._seen is not None and self.laid == 0 and len(self._seen) == 1 and self._outcome is None:
             key = next(iter(self._seen))
@@ -586,7 +620,7 @@ class ChallengeGame(Game):
         while key(behind) != key(ahead):
             behind._run(behind.tricks + 1)
             ahead._run(ahead.tricks + 1)
-        for attr in ("packs", "in_play", "locked", "pile", "pot", "pile_base", "_pile_patterns",
+        for attr in ("packs", "in_play", "locked", "pile", "pot", "under", "pile_base", "_pile_patterns",
                      "turn", "owed", "challenger", "collector", "_paying", "laid", "paid",
                      "tricks", "rounds"):
             setattr(self, attr, getattr(ahead, attr))
@@ -603,6 +637,7 @@ class ChallengeGame(Game):
             "locked": list(self.locked),
             "pile": [name(c) for c in self.pile],
             "pot": len(self.pot),
+            "under": len(self.under),
             "turn": self.current_seat(),
             "owed": self.owed,
             "challenger": self.challenger,
@@ -614,5 +649,6 @@ class ChallengeGame(Game):
     def state_key(self) -> tuple[object, ...]:
         """Everything that decides the rest of the game (for tests comparing two runs)."""
         return (tuple(tuple(p) for p in self.packs), tuple(self.pile), tuple(self.pot),
+                tuple(self.under), tuple(sorted(self.unlock_at.items())), tuple(sorted(self.flip_fined)),
                 tuple(self.in_play), tuple(self.locked), self.turn, self.owed, self.challenger,
                 self.collector, self.cards, self.tricks, self.rounds, self._outcome)

@@ -11,9 +11,12 @@ from typing import Any, Literal
 #: how a game ended (``Outcome.termination``, ``GameOver.termination``)
 Termination = Literal["win", "draw", "loop", "limit"]
 #: why a seat took the pile: a won challenge, a slap on a pattern, the last seat in play, a
-#: bataille/paix round, a challenged seat that could not pay
-PileReason = Literal["challenge", "last-seat", "round", "forfeit", "slap:doubles", "slap:sandwich",
-                     "slap:top-bottom", "slap:marriage", "slap:tens"]
+#: bataille/paix round, a challenged seat that could not pay, a wrong slap's ``gift``
+PileReason = Literal["challenge", "last-seat", "round", "forfeit", "gift", "slap:doubles",
+                     "slap:sandwich", "slap:big-mac", "slap:top-bottom", "slap:marriage",
+                     "slap:divorce", "slap:tens", "slap:ten-on-top", "slap:run", "slap:flush"]
+#: where a wrong slap's (or a wrong flip's) cards went: the pot, or face down under the pile
+PaidTo = Literal["pot", "under"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,13 @@ class Owes(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ChallengeStopped(Event):
+    """``tens_stop``: ``seat`` laid a 10 as an attempt; the challenge ends, nobody wins the pile."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class CollectPending(Event):
     """``seat`` won the challenge; it takes the pile after the collect delay unless a slap steals it."""
 
@@ -51,9 +61,10 @@ class CollectPending(Event):
 class PileWon(Event):
     """``seat`` took the pile (``cards`` cards) and the pot (``pot`` cards).
 
-    reason: ``challenge``, ``slap:<pattern>`` (doubles, sandwich, top-bottom, marriage, tens),
-    ``last-seat`` (only one seat left in play), ``round`` (bataille/paix), ``forfeit`` (the
-    challenged seat could not pay).
+    reason: ``challenge``, ``slap:<pattern>`` (a pattern of ``slaps.SLAP_ORDER``), ``last-seat``
+    (only one seat left in play), ``round`` (bataille/paix), ``forfeit`` (the challenged seat could
+    not pay), ``gift`` (a wrong slap with ``wrong_slap = gift`` sent it to the next seat in play).
+    ``pot`` counts the cards under the pile (``bottom-N``) too.
     """
 
     seat: int
@@ -64,18 +75,37 @@ class PileWon(Event):
 
 @dataclass(frozen=True, slots=True)
 class WrongSlap(Event):
-    """``seat`` slapped a pile that could not be slapped and paid ``paid`` cards to the pot."""
+    """``seat`` slapped a pile that could not be slapped and paid ``paid`` cards to the pot
+    (``to = "under"``: face down under the pile, ``bottom-N``)."""
 
     seat: int
     paid: int
     locked_out: bool = False
+    to: PaidTo = "pot"
 
 
 @dataclass(frozen=True, slots=True)
 class LockedOut(Event):
-    """``seat`` may not slap until the pile is next won."""
+    """``seat`` may not slap until the pile is next won (``cards`` > 0: for the next ``cards``
+    cards laid, ``lockout-N``; then `Unlocked`)."""
 
     seat: int
+    cards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Unlocked(Event):
+    """``lockout-N``: ``seat`` may slap again (its N cards have been laid)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class WrongFlip(Event):
+    """``seat`` pressed FLIP out of turn (``wrong_flip = pot-1``) and paid ``paid`` cards to the pot."""
+
+    seat: int
+    paid: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,15 @@ from device.errors import SlapboxError
 from device.rules.base import Family, Game
 from device.rules.cards import DealError, deal, make_deck, parse_deal, shuffle
 from device.rules.rng import Streams
-from device.rules.slaps import SlapPattern
+from device.rules.slaps import SLAP_ORDER, SlapPattern
 
-SLAP_PATTERNS: tuple[SlapPattern, ...] = ("doubles", "sandwich", "top-bottom", "marriage", "tens")
+#: every slap pattern, in the order a matched one is named (RULES.md 3)
+SLAP_PATTERNS: tuple[SlapPattern, ...] = SLAP_ORDER
+#: the wrong-slap penalties (RULES.md 3 and the options table), the default first
+WRONG_SLAPS: tuple[str, ...] = (
+    "pot-2", "pot-1", "pot-3", "bottom-1", "bottom-2", "bottom-3", "lockout",
+    *(f"lockout-{n}" for n in range(1, 11)), "gift", "none")
+_SLAPPING = ("bataille-corse", "egyptian-ratscrew")
 CHALLENGE = ("bataille-corse", "strip-jack-naked", "egyptian-ratscrew")
 BATTLE = ("bataille", "paix")
 SHEDDING = ("norvegienne",)
@@ -37,7 +43,7 @@ class OptionSpec:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "choice":
-            return "one of " + ", ".join(repr(c) if isinstance(c, str) else str(c) for c in self.choices)
+            return "one of " + ", ".join(_runs(self.choices))
         if self.kind == "patterns":
             return "a list of " + ", ".join(repr(p) for p in SLAP_PATTERNS) + " ('doubles' is always on)"
         if self.kind == "int":
@@ -72,14 +78,41 @@ class OptionSpec:
         return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+def _runs(choices: tuple[Any, ...]) -> list[str]:
+    """Choices as a player reads them: ``'lockout-1'..'lockout-10'`` for a run of numbered ones."""
+    out: list[str] = []
+    i = 0
+    while i < len(choices):
+        c = choices[i]
+        if not isinstance(c, str):
+            out.append(str(c))
+            i += 1
+            continue
+        stem, _, n = c.rpartition("-")
+        j = i
+        while (n.isdigit() and j + 1 < len(choices) and isinstance(choices[j + 1], str)
+               and choices[j + 1] == f"{stem}-{int(n) + j + 1 - i}"):
+            j += 1
+        out.append(repr(c) if j - i < 2 else f"{c!r}..{choices[j]!r}")
+        i = j + 1
+    return out
+
+
 ALL_CHALLENGE = CHALLENGE
 OPTIONS: dict[str, OptionSpec] = {o.name: o for o in (
     OptionSpec("deck", CHALLENGE + BATTLE, "choice", (52, 54, 104, 108),
                doc="cards in play: 52, 54 (2 jokers), 104 (two 52), 108 (two 54)"),
     OptionSpec("slaps", ("bataille-corse", "egyptian-ratscrew"), "patterns",
                doc="what can be slapped besides doubles"),
-    OptionSpec("wrong_slap", ("bataille-corse", "egyptian-ratscrew"), "choice",
-               ("pot-2", "pot-1", "lockout", "none"), doc="the penalty for a wrong slap"),
+    OptionSpec("run_wraps", _SLAPPING, "bool", doc="with run: K-A-2 is a run too"),
+    OptionSpec("marriage_colour", _SLAPPING, "bool",
+               doc="with marriage: the King and Queen must be of the same colour"),
+    OptionSpec("wrong_slap", _SLAPPING, "choice", WRONG_SLAPS,
+               doc="the penalty for a wrong slap"),
+    OptionSpec("wrong_flip", _SLAPPING, "choice", ("none", "pot-1"),
+               doc="FLIP buttons: a FLIP pressed out of turn costs one card to the pot"),
+    OptionSpec("tens_stop", _SLAPPING, "bool",
+               doc="a 10 laid as an attempt ends the challenge: nobody wins the pile"),
     OptionSpec("borrow", CHALLENGE, "bool",
                doc="a challenged seat that runs out lays its remaining attempts from the challenger's pack"),
     OptionSpec("borrow_spares_last", ("bataille-corse",), "bool",
@@ -111,7 +144,8 @@ class Preset:
     defaults: dict[str, Any] = field(default_factory=dict)
 
 
-_CORSE_SLAP = {"slaps": ("doubles",), "wrong_slap": "pot-2", "late_join": True}
+_CORSE_SLAP = {"slaps": ("doubles",), "run_wraps": False, "marriage_colour": False,
+               "wrong_slap": "pot-2", "wrong_flip": "none", "tens_stop": False, "late_join": True}
 PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("bataille-corse", "challenge", 2, 8, {
         "deck": 54, **_CORSE_SLAP, "borrow": True, "borrow_spares_last": False,

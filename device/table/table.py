@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from device.inputs.press import BOT_STATION, MENU_STATION, Press, RawEdge, Stuck, Unstuck
 from device.records import new
-from device.rules.actions import Action, Collect, Join, Lay, Slap, action_to_dict
+from device.rules.actions import Action, Collect, FlipOutOfTurn, Join, Lay, Slap, action_to_dict
 from device.rules.base import Game, IllegalAction
 from device.rules.cards import is_face
 from device.rules.events import (
@@ -353,6 +353,9 @@ class Table:
                 self._timers.pop("flip")
                 self.now_ns = max(self.now_ns, arrival)
                 self._lay()
+            elif self.settings.flip_mode == "buttons" and not self.paused \
+                    and FlipOutOfTurn(seat) in game.legal_actions():
+                self._apply(FlipOutOfTurn(seat))  # out of turn: refused, and wrong_flip's cost
 
     def _arbiter_press(self, station: int, t_ns: int, arrival: int) -> None:
         due = self.arbiter.press(station, t_ns, arrival)  # type: ignore[union-attr]
