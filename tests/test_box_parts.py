@@ -142,7 +142,7 @@ def test_pin_map_errors_name_the_station_key_and_reason(tmp_path):
 def test_display_and_inputs_values_are_checked(tmp_path):
     errors = config_errors(tmp_path, '[display]\nsize = "800 by 480"\n[inputs]\nsource = "joystick"\n')
     assert any("display.size: expected a size like 800x480" in e for e in errors)
-    assert any("inputs.source: expected 'keyboard', 'gpio', 'bridge:URL' or 'script:FILE', got 'joystick'" in e
+    assert any("inputs.source: expected 'keyboard', 'gpio', 'gpiod', 'bridge:URL' or 'script:FILE', got 'joystick'" in e
                for e in errors)
 
 
@@ -171,7 +171,7 @@ def test_headless_play_judges_a_scripted_slap_on_the_real_clock(tmp_path):
 @pytest.mark.parametrize("args,needle", [
     (["play", "--window", "10x10", "--headless"], "--window: expected a size like 800x480"),
     (["play", "--input", "script:/no/such/file", "--headless"], "/no/such/file: cannot read the script"),
-    (["play", "--input", "joystick", "--headless"], "expected keyboard, gpio, bridge:URL (a serial device or pyserial URL) or script:FILE"),
+    (["play", "--input", "joystick", "--headless"], "expected keyboard, gpio, gpiod, bridge:URL (a serial device or pyserial URL) or script:FILE"),
     (["play", "--tempo", "fast2", "--headless"], "--tempo: expected slow, normal, fast or milliseconds"),
     (["replay", "/no/such/journal.jsonl"], "cannot read the journal"),
     (["demo", "--preset", "paix", "--players", "9"], "paix takes 2 to 4, not 9"),

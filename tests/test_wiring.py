@@ -9,7 +9,7 @@ import pytest
 
 from device.cli import main
 from device.inputs.header import BCM_AT, PHYSICAL, conflicts, notes, svg, wiring_rows
-from device.inputs.pins import DEFAULT_STATIONS, NO_LED_PINS, BOOT_PULL_UP, pin_map_problems
+from device.inputs.pins import BOOT_PULL_UP, DEFAULT_STATIONS, NO_LED_PINS, pin_map_problems
 
 SVG = "{http://www.w3.org/2000/svg}"
 

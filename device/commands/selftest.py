@@ -26,7 +26,7 @@ from typing import Any
 
 from device.commands.common import positive_int
 
-__all__ = ["add_arguments", "run", "discover", "free_pins"]
+__all__ = ["add_arguments", "discover", "free_pins", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -47,8 +47,18 @@ from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debounce
 from device.inputs.gpio import GpioConfigError, StationPins, check_pins
 from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
 
-__all__ = ["GpiodInputs", "KernelLines", "FakeChip", "FakeRequest", "FakeEdgeEvent",
-           "load_gpiod", "find_chip", "EVENT_BUFFER_MAX", "INSTALL_HINT", "HEADER_CHIPS"]
+__all__ = [
+    "EVENT_BUFFER_MAX",
+    "HEADER_CHIPS",
+    "INSTALL_HINT",
+    "FakeChip",
+    "FakeEdgeEvent",
+    "FakeRequest",
+    "GpiodInputs",
+    "KernelLines",
+    "find_chip",
+    "load_gpiod",
+]
 
 log = logging.getLogger("slapbox")
 
@@ -117,7 +127,8 @@ class KernelLines:
     def request(self, offset: int, consumer: str) -> Any:
         from datetime import timedelta
 
-        from gpiod.line import Bias, Clock as EventClock, Direction, Edge
+        from gpiod.line import Bias, Direction, Edge
+        from gpiod.line import Clock as EventClock
         settings = self._gpiod.LineSettings(
             direction=Direction.INPUT, edge_detection=Edge.BOTH, bias=Bias.PULL_UP,
             event_clock=EventClock.MONOTONIC, debounce_period=timedelta(0))
@@ -257,8 +268,17 @@ class FakeChip:
 class _Line:
     """One button line: its request, its debouncer, and what its sequence numbers said."""
 
-    __slots__ = ("request", "offset", "debouncer", "line_seq", "global_seq", "rising", "lost",
-                 "merged", "gaps")
+    __slots__ = (
+        "debouncer",
+        "gaps",
+        "global_seq",
+        "line_seq",
+        "lost",
+        "merged",
+        "offset",
+        "request",
+        "rising",
+    )
 
     def __init__(self, request: Any, offset: int, debouncer: Debouncer) -> None:
         self.request = request

@@ -15,8 +15,20 @@ from xml.sax.saxutils import escape
 
 from device.inputs.pins import BOOT_PULL_UP, NO_LED_PINS
 
-__all__ = ["PHYSICAL", "BCM_AT", "POWER", "OTHER_USES", "ATTACHED", "Row", "wiring_rows",
-           "conflicts", "notes", "svg", "physical_pin", "rows_from_pins"]
+__all__ = [
+    "ATTACHED",
+    "BCM_AT",
+    "OTHER_USES",
+    "PHYSICAL",
+    "POWER",
+    "Row",
+    "conflicts",
+    "notes",
+    "physical_pin",
+    "rows_from_pins",
+    "svg",
+    "wiring_rows",
+]
 
 #: physical pin -> BCM GPIO number (None: power or ground)
 BCM_AT: dict[int, int | None] = {

@@ -30,8 +30,17 @@ from device.clock import Clock, VirtualClock
 from device.inputs.gpio import StationPins
 from device.inputs.press import MENU_STATION, Press, RawEdge
 
-__all__ = ["IrqModel", "MockRig", "PinRig", "Rig", "InputFigures", "LoopbackReport",
-           "run_loopback", "percentile", "loopback_inputs"]
+__all__ = [
+    "InputFigures",
+    "IrqModel",
+    "LoopbackReport",
+    "MockRig",
+    "PinRig",
+    "Rig",
+    "loopback_inputs",
+    "percentile",
+    "run_loopback",
+]
 
 MS = 1_000_000
 

@@ -20,7 +20,7 @@ DEFAULT_MENU_PIN = 26
 NO_LED_PINS = (2, 3)
 #: GPIO 0-8 are pulled up at boot (50-65 kOhm): against a gate pull-down a lamp there glows until
 #: the program starts, unless config.txt drives it low (``gpio=<pins>=op,dl``); LEDs prefer 9-27
-BOOT_PULL_UP = range(0, 9)
+BOOT_PULL_UP = range(9)
 
 
 def _is_pin(pin: Any) -> bool:
@@ -120,6 +120,16 @@ def loopback_problems(loopback: Any, stations: Any, menu: Any = None) -> list[tu
     return problems
 
 
-__all__ = ["PIN_RANGE", "ROLES", "MAX_STATIONS", "DEFAULT_STATIONS", "DEFAULT_MENU_PIN",
-           "NO_LED_PINS", "BOOT_PULL_UP", "pin_map_problems", "used_pins", "led_advice",
-           "loopback_problems"]
+__all__ = [
+    "BOOT_PULL_UP",
+    "DEFAULT_MENU_PIN",
+    "DEFAULT_STATIONS",
+    "MAX_STATIONS",
+    "NO_LED_PINS",
+    "PIN_RANGE",
+    "ROLES",
+    "led_advice",
+    "loopback_problems",
+    "pin_map_problems",
+    "used_pins",
+]
