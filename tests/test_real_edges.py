@@ -194,3 +194,24 @@ def test_how_many_contests_the_property_tried():
     # runs after the property above (pytest keeps the file's order): report the count
     assert len(CONTESTS) >= 300
     print(f"{len(CONTESTS)} contests of {sum(CONTESTS)} presses, each judged for its true first contact")
+
+
+def test_a_read_that_sees_a_new_press_before_its_edge_arrives_does_not_swallow_that_press():
+    # released at 10 ms (its edge seen); at the 30 ms deadline the pin is read while a new press,
+    # begun at 29 ms, has pulled it low but its edge has not been delivered yet
+    gpio, factory, q, clock = rig(1)
+    pin = factory.pin(17)
+    pin.drive(0, T0)
+    pin.drive(1, T0 + 10 * MS)
+    pin.lose(0)  # the new contact: the line is low, its edge still in the kernel's queue
+    clock.advance_to(T0 + 32 * MS)
+    gpio.poll(clock.now_ns())  # the deadline's read says "down"
+    pin.drive(0, T0 + 31 * MS, reported=0)  # ...then the edge arrives
+    pin.drive(1, T0 + 90 * MS)
+    clock.advance_to(T0 + 200 * MS)
+    for t in range(95, 200, 10):
+        gpio.poll(T0 + t * MS)
+    presses = [(p.edge, p.t_ns - T0) for p in drain(q) if isinstance(p, Press)]
+    assert presses == [("press", 0), ("release", 10 * MS), ("press", 31 * MS), ("release", 90 * MS)]
+    assert gpio.repairs == 0  # nothing was lost: the read was early, not the edge
+    gpio.close()

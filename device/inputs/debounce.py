@@ -49,7 +49,7 @@ class Debouncer:
     # and the next deadline while locked (the release or hold check, or the stuck time).
     __slots__ = ("station", "button", "source", "release_ns", "stuck_ns", "_sink", "_read",
                  "_locked", "_low", "_open", "_stuck", "_stuck_at", "_up_since", "_next", "_last",
-                 "repairs", "merged", "on_read")
+                 "repairs", "merged", "on_read", "_raced")
 
     def __init__(self, station: int, button: str, sink: Sink, *, source: str = "gpio",
                  release_ns: int = RELEASE_NS, stuck_ns: int | None = STUCK_NS,
@@ -79,6 +79,9 @@ class Debouncer:
         self.repairs = 0
         #: edges merged away (two edges in a row with the same label)
         self.merged = 0
+        # a read said down although the last edge said up: a new contact whose edge is still on its
+        # way (or a held button whose edge was mislabelled); the next edge tells which
+        self._raced = False
         #: told every read of the pin: (level, the deadline, when it was read); for evidence
         self.on_read: Callable[[int, int, int], None] | None = None
         if not level:
@@ -108,6 +111,9 @@ class Debouncer:
         """A raw edge: ``level`` as reported after it (0 = down; it may be wrong), stamped ``t_ns``."""
         low = not level
         if t_ns < self._next:  # locked, and no deadline passed: bounce (the hot path)
+            if low and self._low and self._raced and t_ns - self._last >= self.release_ns:
+                self._new_contact(t_ns)  # the new press a read of the pin saw before its edge
+                return
             if low == self._low:
                 self.merged += 1  # the edge between these two was merged away
             self._low = low
@@ -123,11 +129,11 @@ class Debouncer:
             self._expire(t_ns, read=False)
             if self._locked:
                 if self._low and low and t_ns - self._last >= self.release_ns:
-                    # down, then down again after a quiet stretch: the rise between was lost,
-                    # so the button was up, and this edge is a new first contact
-                    self.repairs += 1
-                    self.merged += 1
-                    self._release(self._last, t_ns)
+                    # down, then down again after a quiet stretch: the rise between was lost (or
+                    # a read saw this new contact before its edge), so the button was up, and
+                    # this edge is a new first contact
+                    self._new_contact(t_ns)
+                    return
                 else:  # a held button's edges (its release, a stuck button's chatter)
                     if low == self._low:
                         self.merged += 1
@@ -146,10 +152,19 @@ class Debouncer:
         self._next = self._check_at(t_ns)
         self._sink(_new(Press, (self.station, self.button, "press", t_ns, self.source)))
 
+    def _new_contact(self, t_ns: int) -> None:
+        """The button was up since its last edge and this edge is a new press: release, press."""
+        if not self._raced:
+            self.repairs += 1  # a rising edge was lost between the two falls
+        self.merged += 1
+        self._release(self._last, t_ns)
+        self.edge(0, t_ns)
+
     def _release(self, release_at: int, seen_at: int) -> None:
         """Released, stamped ``release_at`` (its last edge) and known to be at ``seen_at`` (edges
         stamped before that are its late bounce): unlock, report it (and an unstuck)."""
         self._locked = False
+        self._raced = False
         self._up_since = seen_at
         self._next = -_NEVER
         self._stuck_at = _NEVER
@@ -192,7 +207,10 @@ class Debouncer:
                     # edges stamped before the pin was read are this release's own
                     self._release(self._last, max(check, seen_ns))
                     continue
-                self._low = True  # down: held; look again a little later
+                # down: held; look again a little later. If the last edge said up, the read may
+                # have seen a new press before its edge arrived: that edge will say so
+                self._raced = not self._low
+                self._low = True
                 self._next = max(check, now_ns) + HOLD_CHECK_NS
             elif self._stuck_at <= now_ns:
                 self._stuck = True
