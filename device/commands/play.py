@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time between two cards: " + ", ".join(f"{k} {v} ms" for k, v in TEMPOS.items())
                         + ", or a number of milliseconds")
     parser.add_argument("--flip-mode", choices=["auto", "buttons"], help="who turns the cards")
-    parser.add_argument("--input", metavar="keyboard|gpio|bridge:URL|script:FILE",
+    parser.add_argument("--input", metavar="keyboard|gpio|gpiod|bridge:URL|script:FILE",
                         help="where the buttons come from (default: [inputs] source)")
     parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
     parser.add_argument("--record-edges", action="store_true", default=None,
