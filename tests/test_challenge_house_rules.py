@@ -351,3 +351,63 @@ def test_wrong_flip_at_the_table_a_flip_button_pressed_out_of_turn_pays_once_per
     runner.run_virtual(limit_ns=400 * ms)
     assert [e for e in out if isinstance(e, WrongFlip)] == [WrongFlip(1, 1)]  # the second is free
     assert len(table.game.pot) == 1 and table.game.card_counts() == [4, 3]
+
+
+# --- the menu's House rules ------------------------------------------------------------------
+def test_the_menus_house_rules_come_in_three_groups_each_a_short_page():
+    from device.screen.menu import Menu, Settings
+
+    s = Settings(preset="egyptian-ratscrew")
+    menu = Menu(s, "rules")
+    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "back"]
+    for page in ("rules:patterns", "rules:penalties", "rules:challenge"):
+        menu.cursor = menu.items().index(page)
+        menu.choose()
+        assert menu.page == page and len(menu.items()) <= 12 and menu.items()[-1] == "up"
+        menu.cursor = len(menu.items()) - 1
+        menu.choose()
+        assert menu.page == "rules" and menu.current() == page
+    labels = {i.label for i in Menu(s, "rules:challenge").view().items}
+    assert "option.tens_stop" in labels and "option.borrow" in labels
+
+
+def test_the_menu_toggles_each_slap_pattern_with_one_hold():
+    from device.screen.menu import Menu, Settings
+
+    s = Settings(preset="egyptian-ratscrew")
+    menu = Menu(s, "rules:patterns")
+    menu.cursor = menu.items().index("pattern:run")
+    menu.choose()
+    menu.cursor = menu.items().index("pattern:sandwich")
+    menu.choose()
+    assert s.options == {"slaps": ["doubles", "sandwich", "run"]}
+    assert new_game("egyptian-ratscrew", options=s.options).patterns == ("doubles", "sandwich", "run")
+    menu.choose()
+    menu.cursor = menu.items().index("pattern:run")
+    menu.choose()
+    assert s.options == {}  # back to the preset's default
+    view = {i.label: i.value for i in Menu(s, "rules:patterns").view().items}
+    assert view["pattern.flush"] == "value.off"
+
+
+def test_the_menu_sets_the_wrong_slap_penalty_as_a_kind_and_a_number_of_cards():
+    from device.screen.menu import PENALTY_KINDS, Menu, Settings
+
+    s = Settings(preset="bataille-corse")
+    menu = Menu(s, "rules:penalties")
+    assert menu.items() == ["penalty:kind", "penalty:n", "option:wrong_flip", "up"]
+    menu.cursor = 1
+    menu.choose()
+    assert s.options == {"wrong_slap": "pot-3"}
+    seen = set()
+    menu.cursor = 0
+    for _ in PENALTY_KINDS:
+        menu.choose()
+        seen.add(s.option_value("wrong_slap"))
+        menu.cursor = 0
+    assert {"bottom-3", "lockout", "lockout-3", "gift", "none"} <= seen
+    s.options = {"wrong_slap": "gift"}
+    assert Menu(s, "rules:penalties").items() == ["penalty:kind", "option:wrong_flip", "up"]
+    for rule in ("lockout-7", "bottom-2", "pot-1"):
+        s.options = {"wrong_slap": rule}
+        new_game("bataille-corse", options=s.options)

@@ -3,6 +3,10 @@
 Driven the same way by every input: a station's tap moves to the next item, a hold chooses it (an
 action runs, a setting steps to its next value); in developer mode the keyboard's arrows, Enter and
 Esc and the mouse do the same. The screen draws `Menu.view()`.
+
+House rules of a slapping game come in three short pages (slap patterns, penalties, challenge and
+table) so that a tap never has to walk past twenty items: each slap pattern is one on/off item, and
+the wrong-slap penalty is a kind (pot, under the pile, lockout, gift...) and a number of cards.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS, WRONG_SLAPS
 
 TEMPOS = {"slow": 1300, "normal": 900, "fast": 550}  # ms between two cards
 LEVELS = ("easy", "normal", "hard")
@@ -18,6 +22,31 @@ LANGS = ("fr", "en")
 VOLUMES = tuple(range(0, 101, 20))
 SLAP_CHOICES = (("doubles",), ("doubles", "sandwich"), ("doubles", "sandwich", "top-bottom"),
                 ("doubles", "sandwich", "top-bottom", "marriage"), SLAP_PATTERNS)
+#: the house-rule groups of a slapping game, each a page: (page, title key)
+GROUPS = (("rules:patterns", "menu.rules.patterns"), ("rules:penalties", "menu.rules.penalties"),
+          ("rules:challenge", "menu.rules.challenge"))
+PATTERN_OPTIONS = ("run_wraps", "marriage_colour")  # on the patterns page, after the patterns
+PENALTY_OPTIONS = ("wrong_flip",)  # on the penalties page, after the penalty and its cards
+#: the wrong-slap penalty's kinds, each with its numbers of cards (none: it takes no number)
+PENALTY_KINDS: dict[str, tuple[int, ...]] = {
+    "pot": (1, 2, 3), "bottom": (1, 2, 3), "lockout": (), "lockout-cards": tuple(range(1, 11)),
+    "gift": (), "none": ()}
+_PENALTY_DEFAULT_N = {"pot": 2, "bottom": 1, "lockout-cards": 3}
+
+
+def penalty_parts(rule: str) -> tuple[str, int | None]:
+    """``pot-2`` -> (pot, 2), ``lockout-5`` -> (lockout-cards, 5), ``gift`` -> (gift, None)."""
+    stem, _, n = rule.rpartition("-")
+    if n.isdigit():
+        return ("lockout-cards" if stem == "lockout" else stem), int(n)
+    return rule, None
+
+
+def penalty_rule(kind: str, n: int | None) -> str:
+    """The ``wrong_slap`` value of a kind and a number (the inverse of ``penalty_parts``)."""
+    if not PENALTY_KINDS[kind]:
+        return kind
+    return f"{'lockout' if kind == 'lockout-cards' else kind}-{n}"
 
 
 @dataclass
@@ -91,9 +120,23 @@ class Menu:
     def items(self) -> list[str]:
         if self.page == "pause":
             return ["resume", "quit_game"] + ([] if self.dev_mode else ["shutdown"])
+        preset = self.settings.preset
+        mine = [o for o in OPTIONS if preset in OPTIONS[o].presets]
+        grouped = "slaps" in mine
         if self.page == "rules":
-            return [f"option:{o}" for o in OPTIONS
-                    if self.settings.preset in OPTIONS[o].presets] + ["back"]
+            if grouped:
+                return [page for page, _ in GROUPS] + ["back"]
+            return [f"option:{o}" for o in mine] + ["back"]
+        if self.page == "rules:patterns":
+            return ([f"pattern:{p}" for p in SLAP_PATTERNS[1:]]
+                    + [f"option:{o}" for o in PATTERN_OPTIONS if o in mine] + ["up"])
+        if self.page == "rules:penalties":
+            kind, _ = penalty_parts(self.settings.option_value("wrong_slap"))
+            return (["penalty:kind"] + (["penalty:n"] if PENALTY_KINDS[kind] else [])
+                    + [f"option:{o}" for o in PENALTY_OPTIONS if o in mine] + ["up"])
+        if self.page == "rules:challenge":
+            skip = {"slaps", "wrong_slap", *PATTERN_OPTIONS, *PENALTY_OPTIONS}
+            return [f"option:{o}" for o in mine if o not in skip] + ["up"]
         items = ["start", "preset", "players", "level", "tempo", "flip_mode", "rules", "lang", "volume"]
         items.append("quit" if self.dev_mode else "shutdown")
         return items
@@ -124,6 +167,12 @@ class Menu:
             self.page = "main"
             self.cursor = self.items().index("rules")
             return None
+        if item.startswith("rules:"):
+            self.page, self.cursor = item, 0
+            return None
+        if item == "up":
+            self.back()
+            return None
         if item == "preset":
             s.preset = _cycle(PRESET_NAMES, s.preset, step)
             s.options = {}
@@ -142,6 +191,21 @@ class Menu:
             s.lang = _cycle(LANGS, s.lang, step)
         elif item == "volume":
             s.volume = _cycle(VOLUMES, s.volume, step)
+        elif item.startswith("pattern:"):
+            p = item.split(":", 1)[1]
+            on = set(s.option_value("slaps")) ^ {p}
+            self._set_option("slaps", tuple(q for q in SLAP_PATTERNS if q == "doubles" or q in on))
+        elif item in ("penalty:kind", "penalty:n"):
+            kind, n = penalty_parts(s.option_value("wrong_slap"))
+            if item == "penalty:kind":
+                kind = _cycle(tuple(PENALTY_KINDS), kind, step)
+                ns = PENALTY_KINDS[kind]
+                n = (n if n in ns else _PENALTY_DEFAULT_N.get(kind)) if ns else None
+            else:
+                n = _cycle(PENALTY_KINDS[kind], n, step)
+            rule = penalty_rule(kind, n)
+            assert rule in WRONG_SLAPS, rule
+            self._set_option("wrong_slap", rule)
         elif item.startswith("option:"):
             name = item.split(":", 1)[1]
             value = _cycle(option_values(name), s.option_value(name), step)
@@ -152,6 +216,26 @@ class Menu:
                 s.options[name] = list(value) if isinstance(value, tuple) else value
         return None
 
+    def back(self) -> None:
+        """Esc / "back": a house-rule group's page goes up to the groups, the groups to the main
+        menu (the cursor on where it came from)."""
+        if self.page.startswith("rules:"):
+            came = self.page
+            self.page = "rules"
+            self.cursor = self.items().index(came)
+        elif self.page == "rules":
+            self.page = "main"
+            self.cursor = self.items().index("rules")
+
+    def _set_option(self, name: str, value: Any) -> None:
+        s = self.settings
+        default = PRESETS[s.preset].defaults.get(name)
+        if value == default or (isinstance(value, tuple) and default is not None
+                                and tuple(value) == tuple(default)):
+            s.options.pop(name, None)
+        else:
+            s.options[name] = list(value) if isinstance(value, tuple) else value
+
     # --- what the screen draws -----------------------------------------------------------
     def view(self) -> MenuView:
         s = self.settings
@@ -160,7 +244,8 @@ class Menu:
         for item in self.items():
             label, value, args = _describe(item, s)
             out.append(ItemView(label, value, args, item == current))
-        title = {"main": "menu.title", "rules": "menu.house_rules", "pause": "menu.title"}[self.page]
+        title = {"main": "menu.title", "rules": "menu.house_rules", "pause": "menu.title",
+                 **dict(GROUPS)}[self.page]
         return MenuView(title, tuple(out))
 
 
@@ -174,8 +259,18 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
         return "menu.quit", None, ()
     if item == "shutdown":
         return "menu.shutdown", None, ()
-    if item == "back":
+    if item in ("back", "up"):
         return "menu.back", None, ()
+    if item.startswith("rules:"):
+        return dict(GROUPS)[item], None, ()
+    if item.startswith("pattern:"):
+        p = item.split(":", 1)[1]
+        return f"pattern.{p}", "value.on" if p in s.option_value("slaps") else "value.off", ()
+    if item in ("penalty:kind", "penalty:n"):
+        kind, n = penalty_parts(s.option_value("wrong_slap"))
+        if item == "penalty:kind":
+            return "option.wrong_slap", f"value.penalty.{kind}", ()
+        return "menu.penalty.cards", "number", (("n", n),)
     if item == "rules":
         return "menu.house_rules", None, ()
     if item == "preset":
