@@ -411,3 +411,24 @@ def test_the_menu_sets_the_wrong_slap_penalty_as_a_kind_and_a_number_of_cards():
     for rule in ("lockout-7", "bottom-2", "pot-1"):
         s.options = {"wrong_slap": rule}
         new_game("bataille-corse", options=s.options)
+
+
+# --- the screen names the pattern ------------------------------------------------------------
+def test_the_screen_names_the_pattern_that_won_a_slap_in_both_languages():
+    from device.screen import i18n
+    from device.screen.feed import Feed
+
+    from device.table.table import ToShow
+
+    feed = Feed(names=["Anna", "Ben"])
+    for i, c in enumerate(cards("4S 5H 6D")):
+        feed.push(ToShow(i + 1, i % 2, c), 0)
+    feed.push(PileWon(1, "slap:run", 3, 0), 0)
+    assert feed.won_pattern(1) == "run"
+    assert i18n.tr("en", "slap.named.run") == "Run!" and i18n.tr("en", "slap.named.sandwich") == "Sandwich!"
+    for lang in i18n.LANGUAGES:
+        for p in SLAP_PATTERNS:
+            assert i18n.tr(lang, f"slap.named.{p}") and i18n.describe(PileWon(0, f"slap:{p}", 3), lang) != "PileWon"
+    feed.push(ToShow(4, 0, cards("KS")[0]), 2)
+    feed.push(PileWon(0, "challenge", 1, 0), 2)
+    assert feed.won_pattern(3) is None

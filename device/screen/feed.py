@@ -243,6 +243,14 @@ class Feed:
         w = self.won
         return w if w is not None and now_ns - w.at_ns < WON_PILE_NS else None
 
+    def won_pattern(self, now_ns: int) -> str | None:
+        """The slap pattern that won the pile just taken ("sandwich"), while it is shown; None
+        when it was not won by a slap."""
+        w = self.live_won(now_ns)
+        if w is None or not w.reason.startswith("slap:"):
+            return None
+        return w.reason.split(":", 1)[1]
+
     def live_burn(self, now_ns: int) -> BurnNote | None:
         b = self.burn
         return b if b is not None and now_ns - b.at_ns < BANNER_NS else None

@@ -36,13 +36,17 @@ def _photo_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]
                             tie_window_ns=photo.tie_window_ns if photo.by_tie_rule else None)
     out: list[tuple[int, list[Para]]] = [
         (0, [(head.replace(" ms", "\u00a0ms").replace(" µs", "\u00a0µs"), fr.body, palette.TEXT_GOOD, 0)])]
+    pattern = feed.won_pattern(now_ns)
+    if pattern is not None:  # the pattern that made the slap valid: "Sandwich!"
+        out.insert(0, (0, [(i18n.tr(lang, f"slap.named.{pattern}"), fr.body, palette.TEXT_GOOD, 0)]))
     for seat, offset in photo.runners_up[:3]:
         margin = i18n.format_ns(lang, offset).replace(" ", "\u00a0")  # never wrap "5.9 | ms"
         out.append((3, [(i18n.tr(lang, "slap.runner", name=nm(seat), margin=margin), fr.small, palette.TEXT_MUTED, 0)]))
     return out
 
 
-def _wrong_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]) -> list[tuple[int, list[Para]]]:
+def _wrong_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str],
+                 patterns: tuple[str, ...] = ()) -> list[tuple[int, list[Para]]]:
     """"Wrong slap!" and its penalty (the banner and the seat box say it too: left out first)."""
     flash = feed.live_wrong(now_ns)
     if flash is None:
@@ -54,8 +58,12 @@ def _wrong_lines(fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str]
         detail = i18n.tr(lang, "wrong.penalty", name=name, n=flash.paid)
     else:
         detail = i18n.tr(lang, "wrong.none", name=name)
-    return [(1, [(i18n.tr(lang, "wrong.title"), fr.body, palette.TEXT_WARN, fr.m // 2)]),
-            (4, [(detail, fr.small, palette.TEXT, 0)])]
+    out = [(1, [(i18n.tr(lang, "wrong.title"), fr.body, palette.TEXT_WARN, fr.m // 2)]),
+           (4, [(detail, fr.small, palette.TEXT, 0)])]
+    if patterns:  # what the pile did not show: "No doubles or sandwich here"
+        shown = i18n.join_names(lang, [i18n.tr(lang, f"pattern.{p}") for p in patterns])
+        out.append((5, [(i18n.tr(lang, "slap.not", patterns=shown), fr.small, palette.TEXT_MUTED, 0)]))
+    return out
 
 
 def draw(scene: Scene, fr: Frame, table: Any, feed: Feed, now_ns: int, lang: str, names: list[str], *,
@@ -89,7 +97,8 @@ def draw(scene: Scene, fr: Frame, table: Any, feed: Feed, now_ns: int, lang: str
 
     # The info panel gives room instead of cutting: the state of play (the slap's winner, the
     # challenge, the collect) stays; the counts, then the runners-up and details go first.
-    groups = _photo_lines(fr, feed, now_ns, lang, names) + _wrong_lines(fr, feed, now_ns, lang, names)
+    groups = (_photo_lines(fr, feed, now_ns, lang, names)
+              + _wrong_lines(fr, feed, now_ns, lang, names, tuple(game.patterns)))
     collector = game.collector
     if collector is not None:
         groups.append((0, [(i18n.tr(lang, "event.collect_pending", name=i18n.seat_name(lang, names, collector)),
