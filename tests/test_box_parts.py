@@ -44,24 +44,46 @@ def test_changing_the_game_keeps_players_in_its_range_and_resets_house_rules():
 
 
 def test_house_rules_page_lists_the_presets_options_and_steps_them():
-    s = Settings(preset="egyptian-ratscrew")
+    # a game without slapping: one page of its own options
+    s = Settings(preset="bataille")
     menu = Menu(s)
     menu.cursor = menu.items().index("rules")
     menu.choose()
     assert menu.page == "rules"
     names = [i.split(":", 1)[1] for i in menu.items() if i.startswith("option:")]
-    assert names == [o for o in OPTIONS if "egyptian-ratscrew" in OPTIONS[o].presets]
-    menu.cursor = menu.items().index("option:wrong_slap")
-    menu.choose()
-    assert s.options == {"wrong_slap": "pot-1"}
-    for _ in range(len(option_values("wrong_slap")) - 1):
-        menu.choose()
-    assert s.options == {}  # back to the preset's default: nothing stored
+    assert names == [o for o in OPTIONS if "bataille" in OPTIONS[o].presets]
     menu.cursor = menu.items().index("back")
     menu.choose()
     assert menu.page == "main" and menu.current() == "rules"
     labels = [item.label for item in menu.view().items]
     assert labels[0] == "menu.start" and "menu.house_rules" in labels
+
+
+def test_a_slapping_games_house_rules_are_grouped_and_every_option_is_on_one_page():
+    s = Settings(preset="egyptian-ratscrew")
+    menu = Menu(s)
+    menu.cursor = menu.items().index("rules")
+    menu.choose()
+    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "back"]
+    seen: list[str] = []
+    for page in ("rules:patterns", "rules:penalties", "rules:challenge"):
+        menu.cursor = menu.items().index(page)
+        menu.choose()
+        assert menu.page == page and len(menu.items()) <= 13  # tap = next stays usable
+        seen += [i.split(":", 1)[1] for i in menu.items() if i.startswith("option:")]
+        menu.back()
+        assert menu.page == "rules" and menu.current() == page
+    assert sorted(seen + ["slaps", "wrong_slap"]) == sorted(
+        o for o in OPTIONS if "egyptian-ratscrew" in OPTIONS[o].presets)
+    menu.cursor = menu.items().index("rules:penalties")
+    menu.choose()
+    menu.cursor = menu.items().index("penalty:kind")
+    before = s.option_value("wrong_slap")
+    menu.choose()  # the next kind of penalty
+    assert s.option_value("wrong_slap") != before
+    menu.back()
+    menu.back()
+    assert menu.page == "main" and menu.current() == "rules"
 
 
 def test_the_pause_menu_offers_shutdown_only_on_the_box():

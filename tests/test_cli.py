@@ -142,10 +142,11 @@ def test_a_missing_action_is_one_line(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_a_bad_rule_option_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], fake: str) -> None:
-    code, _, err = run(capsys, "fake", "--option", "wrong_slap=pot-3")
+    code, _, err = run(capsys, "fake", "--option", "wrong_slap=pot-4")
     assert code == 2
     assert err == ("slapbox fake: error: option 'wrong_slap': expected one of 'pot-2', 'pot-1', "
-                   "'lockout', 'none', got 'pot-3'\n")
+                   "'pot-3', 'bottom-1'..'bottom-3', 'lockout', 'lockout-1'..'lockout-10', 'gift', "
+                   "'none', got 'pot-4'\n")
 
 
 def test_a_bad_deal_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], fake: str) -> None:
@@ -198,12 +199,12 @@ def test_config_check_ok(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 
 
 def test_config_check_prints_every_error_and_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = write(tmp_path, '[game]\nplayers = 9\n[game.options]\nwrong_slap = "pot-3"\n')
+    path = write(tmp_path, '[game]\nplayers = 9\n[game.options]\nwrong_slap = "pot-4"\n')
     code, out, err = run(capsys, "config", "check", path)
     assert (code, out) == (1, "")
     assert err.splitlines() == [
         f"{path}: game.players: bataille-corse takes 2 to 8 players, got 9",
-        f"{path}: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'",
+        f"{path}: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'pot-3', 'bottom-1'..'bottom-3', 'lockout', 'lockout-1'..'lockout-10', 'gift', 'none', got 'pot-4'",
     ]
     missing = str(tmp_path / "missing.toml")
     assert run(capsys, "config", "check", missing) == (1, "", f"{missing}: no such file\n")
@@ -290,7 +291,7 @@ def test_a_real_process_gives_one_line_and_no_traceback(fake: str, tmp_path: Pat
     env.pop("SLAPBOX_DEBUG", None)
     code = ("import device.cli as c; c.COMMANDS['fake'] = 'slapbox_fake_cmd'; "
             "raise SystemExit(c.main())")
-    p = subprocess.run([sys.executable, "-c", code, "fake", "--option", "wrong_slap=pot-3"],
+    p = subprocess.run([sys.executable, "-c", code, "fake", "--option", "wrong_slap=pot-4"],
                        capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 2
     assert p.stdout == ""

@@ -174,7 +174,7 @@ def test_timings_take_fractions_of_a_millisecond(tmp_path: Path) -> None:
 
 
 def test_every_error_is_reported_at_once(tmp_path: Path) -> None:
-    path = write(tmp_path, '[game]\nprest = "x"\nplayers = 9\n[game.options]\nwrong_slap = "pot-3"\n'
+    path = write(tmp_path, '[game]\nprest = "x"\nplayers = 9\n[game.options]\nwrong_slap = "pot-4"\n'
                            'tie_cards_down = 3\n[timing]\nsettle_ms = 0\n[gmae]\n')
     with pytest.raises(ConfigError) as exc:
         load_config(path)
@@ -182,7 +182,7 @@ def test_every_error_is_reported_at_once(tmp_path: Path) -> None:
         f"{path}: gmae: unknown section (did you mean 'game'?)",
         f"{path}: game.prest: unknown key (did you mean 'preset'?)",
         f"{path}: game.players: bataille-corse takes 2 to 8 players, got 9",
-        f"{path}: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'",
+        f"{path}: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'pot-3', 'bottom-1'..'bottom-3', 'lockout', 'lockout-1'..'lockout-10', 'gift', 'none', got 'pot-4'",
         f"{path}: game.options.tie_cards_down: does not apply to bataille-corse (it applies to bataille, paix)",
         f"{path}: timing.settle_ms: expected a number from 0.1 to 100, got 0",
     ]
@@ -241,13 +241,13 @@ def test_options_are_normalised_as_the_rules_core_wants(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("line, error", [
-    ('wrong_slap = "pot-3"', "expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'"),
+    ('wrong_slap = "pot-4"', "expected one of 'pot-2', 'pot-1', 'pot-3', 'bottom-1'..'bottom-3', 'lockout', 'lockout-1'..'lockout-10', 'gift', 'none', got 'pot-4'"),
     ("deck = 53", "expected one of 52, 54, 104, 108, got 53"),
     ('deck = "54"', "expected one of 52, 54, 104, 108, got '54'"),
     ("borrow = 1", "expected true or false, got 1"),
     ("max_rounds = 0", 'expected a whole number from 1 to 10000000, or "none", got 0'),
-    ('slaps = ["sandwitch"]', "expected a list of 'doubles', 'sandwich', 'top-bottom', 'marriage', 'tens' "
-                              "('doubles' is always on), got ['sandwitch']"),
+    ('slaps = ["sandwitch"]', "expected a list of 'doubles', 'sandwich', 'big-mac', 'top-bottom', 'marriage', "
+     "'divorce', 'tens', 'ten-on-top', 'run', 'flush' ('doubles' is always on), got ['sandwitch']"),
 ])
 def test_option_values_are_checked_by_their_spec(tmp_path: Path, line: str, error: str) -> None:
     key = line.split(" ")[0]

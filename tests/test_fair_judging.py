@@ -207,3 +207,25 @@ def test_a_script_using_only_station_3_takes_seat_0_and_bots_take_the_rest(tmp_p
     result = json.loads(capsys.readouterr().out)
     assert [(x["seat"], x["name"], x["bot"]) for x in result["seats"]][:2] == [(0, "Anna", False), (1, "Ben", True)]
     assert result["judgements"][0]["station"] == 3 and result["judgements"][0]["seat"] == 0
+
+
+def test_a_lockout_for_n_cards_ends_at_the_table_when_its_cards_are_laid():
+    # lockout-1: station 0's wrong slap at 1,700 ms locks it for the next card; that card (a double,
+    # laid at 2,400 ms) unlocks it, so its slap at 2,500 wins the pile
+    table, runner, clock, out = table_for("5234/5678", options={"wrong_slap": "lockout-1"})
+    runner.schedule_script(script((0, 1700 * MS, 1700 * MS), (0, 2500 * MS, 2500 * MS)))
+    runner.run_virtual(limit_ns=2700 * MS)
+    assert [type(d).__name__ for d in judgements(out)] == ["WrongSlapCall", "Award"]
+    assert piles(out)[0].seat == 0 and not refused(table)
+
+
+def test_a_lockout_for_n_cards_goes_on_past_a_won_pile():
+    # lockout-3: station 1 is locked for 3 cards; station 0 wins the double at card 2 meanwhile;
+    # station 1's slap on the next pile before its 3 cards are laid is still locked
+    table, runner, clock, out = table_for("55234/5789T", options={"wrong_slap": "lockout-3"})
+    runner.schedule_script(script((1, 1700 * MS, 1700 * MS), (0, 2500 * MS, 2500 * MS),
+                                  (1, 4000 * MS, 4000 * MS)))  # card 3 laid at 3,600: 2 of its 3
+    runner.run_virtual(limit_ns=4700 * MS)
+    kinds = [(type(d).__name__, d.station, getattr(d, "reason", None)) for d in judgements(out)]
+    assert kinds == [("WrongSlapCall", 1, None), ("Award", 0, None), ("Ignored", 1, "locked")]
+    assert not refused(table)

@@ -259,13 +259,13 @@ def test_the_chooser_raises_the_cards_of_the_option_under_the_cursor():
 # --- menus and the other screens ------------------------------------------------------------
 
 def test_the_menu_highlights_the_item_under_the_cursor_and_shows_values():
-    menu = Menu(Settings(lang="en"), "rules")
+    menu = Menu(Settings(lang="en"), "rules:penalties")
     menu.settings.preset = "bataille-corse"
-    menu.cursor = 1
+    menu.cursor = 0
     scene = menu_scene(menu.view(), (480, 320), "en", joined=["Anna"])
     highlighted = [t.text for t in scene.texts if t.bg == palette.HIGHLIGHT_BG]
     assert highlighted and highlighted[-1].startswith("» ")
-    assert "doubles" in _texts(scene)  # the slaps option reads its patterns
+    assert "pot" in _texts(scene).lower()  # the penalty item reads its value
     assert "1 player joined: Anna" in _texts(scene)
 
 

@@ -85,6 +85,8 @@ SAMPLE_EVENTS = [
     ev.PileWon(1, "slap:top-bottom", 6), ev.PileWon(1, "slap:marriage", 6), ev.PileWon(1, "slap:tens", 6),
     ev.WrongSlap(0, 2), ev.WrongSlap(0, 1), ev.WrongSlap(0, 0), ev.WrongSlap(0, 0, locked_out=True),
     ev.LockedOut(1), ev.SeatOut(2), ev.SeatBack(2), ev.Joined(3),
+    ev.ChallengeStopped(1), ev.Unlocked(1), ev.WrongFlip(0, 1), ev.WrongFlip(0, 0),
+    ev.PileWon(1, "slap:run", 6), ev.PileWon(1, "slap:flush", 6), ev.PileWon(1, "gift", 6),
     ev.Battle((0, 1), 1), ev.Battle((0, 1, 2), 2, peace=True),
     ev.Swapped(0, card(7, 1), card(14, 0)),
     ev.Played(0, (card(12, 0), card(12, 1))), ev.Played(1, (card(5, 3),), "up"),

@@ -5,7 +5,7 @@ Every key is optional and has a documented default. A part of the program declar
 hook); :func:`load_config` reads the file once, before anything starts, and reports *every* problem
 at once as a :class:`ConfigError` whose lines name the file, the dotted key and the reason::
 
-    /etc/slapbox/config.toml: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'lockout', 'none', got 'pot-3'
+    /etc/slapbox/config.toml: game.options.wrong_slap: expected one of 'pot-2', 'pot-1', 'pot-3', 'bottom-1'..'bottom-3', 'lockout', 'lockout-1'..'lockout-10', 'gift', 'none', got 'pot-4'
 
 Sections declared elsewhere are listed in :data:`SECTION_MODULES`; they are imported before a file
 is validated, so their keys are known (a module missing from the checkout is skipped).

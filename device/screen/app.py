@@ -331,8 +331,8 @@ class App:
         elif self.mode == "pause":
             self._pause(False)
         elif self.mode in ("menu", "over", "attract"):
-            if self.mode == "menu" and self.menu.page == "rules":
-                self.menu.page, self.menu.cursor = "main", 0
+            if self.mode == "menu" and self.menu.page.startswith("rules"):
+                self.menu.back()  # a house-rule group's page goes up to the groups, then the menu
             else:
                 self._to_menu()
 

@@ -14,6 +14,7 @@ own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back i
 from __future__ import annotations
 
 import logging
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
@@ -29,6 +30,7 @@ from device.rules.events import (
     GameOver,
     Laid,
     LockedOut,
+    Unlocked,
     PileWon,
     Played,
     event_to_dict,
@@ -118,6 +120,7 @@ class Table:
             self._seat_station(seat)
         self._applying_t = 0  # the stamp of the judgement being applied (its locks date from it)
         self.refused_shown = 0  # presenter faults refused (a second Shown, a card never laid...)
+        self._shown_times: list[int] = []  # when each card was shown, in card order
         self._last_shown = -(1 << 62)
         if header is not None:
             self._record({"k": "header", **header})
@@ -262,6 +265,7 @@ class Table:
         self._timers = {k: t + shift_ns for k, t in self._timers.items()}
         self._paused_timers = {k: t + shift_ns for k, t in self._paused_timers.items()}
         self.shown_at = {k: t + shift_ns for k, t in self.shown_at.items()}
+        self._shown_times = [t + shift_ns for t in self._shown_times]
         self._last_shown += shift_ns
         if self._collect_at is not None:
             self._collect_at += shift_ns
@@ -337,16 +341,18 @@ class Table:
         elif station >= BOT_STATION or station in self._bot_buttons:
             return  # not a button, or a bot seat's buttons: ignored
         seat = self._station_seat.get(station)
-        if seat is None:
-            if button == "slap" and self.arbiter is not None and self._may_join():
-                # an arriving player may slap a valid double: judged like anyone's, and winning
-                # it brings them into play with the pile (RULES.md, "Coming back")
-                self._arbiter_press(station, t_ns, arrival)
-            return
         if button == "slap":
-            if self.arbiter is not None:
-                self._arbiter_press(station, t_ns, arrival)
-        elif button == "flip":
+            arbiter = self.arbiter
+            if arbiter is not None and (seat is not None or self._may_join()):
+                # (an arriving player may slap a valid double: judged like anyone's, and winning
+                # it brings them into play with the pile: RULES.md, "Coming back")
+                due = arbiter.press(station, t_ns, arrival)
+                if self._due is not None and due < self._due:
+                    self._due = due
+            return
+        if seat is None:
+            return
+        if button == "flip":
             if self.settings.flip_mode == "buttons" and game.current_seat() == seat \
                     and "flip" in self._timers and not self.paused:
                 self._due = None
@@ -356,11 +362,6 @@ class Table:
             elif self.settings.flip_mode == "buttons" and not self.paused \
                     and FlipOutOfTurn(seat) in game.legal_actions():
                 self._apply(FlipOutOfTurn(seat))  # out of turn: refused, and wrong_flip's cost
-
-    def _arbiter_press(self, station: int, t_ns: int, arrival: int) -> None:
-        due = self.arbiter.press(station, t_ns, arrival)  # type: ignore[union-attr]
-        if self._due is not None and due < self._due:
-            self._due = due
 
     def _may_join(self) -> bool:
         return any(isinstance(a, Join) for a in self.game.legal_actions())
@@ -400,6 +401,7 @@ class Table:
             log.warning("table: Shown(%r, %r) refused: %s", card, t, why)
             return
         self.shown_at[card] = t
+        self._shown_times.append(t)  # in order: a Shown before the one before it is refused
         self._last_shown = t
         if self.arbiter is not None:
             self.arbiter.shown(card, t, self.slappable_at(card))
@@ -428,12 +430,13 @@ class Table:
         self._applying_t = decision.t_ns
         if isinstance(decision, Award):
             self.stats[seat].slaps_won += 1
+            times = self._shown_times
             for st, t in decision.contenders + decision.runners_up:
                 s = self._station_seat.get(st)
                 # each press's reaction: from the card it slapped (the one on top at its stamp)
-                shown = max((v for v in self.shown_at.values() if v <= t), default=None)
-                if s is not None and shown is not None:
-                    self.stats[s].reactions_ns.append(t - shown)
+                i = bisect_right(times, t) - 1
+                if s is not None and i >= 0:
+                    self.stats[s].reactions_ns.append(t - times[i])
             self._apply(Slap(seat, at_card=decision.card))
         elif isinstance(decision, WrongSlapCall):
             self.stats[seat].wrong_slaps += 1
@@ -516,11 +519,17 @@ class Table:
                     won = max(won, self.arbiter.last_change_ns)
                     self.arbiter.pile_won(won)
                     self.arbiter.collected()
-                    for s in self._locked_seats:
+                    # a lockout until the pile is won ends now; one for N cards (lockout-N) goes on
+                    locked = self.game.locked
+                    for s in [s for s in self._locked_seats if not (s < len(locked) and locked[s])]:
                         self.arbiter.set_locked(self.station_of(s), False, won)
-                    self._locked_seats.clear()
+                        self._locked_seats.discard(s)
                 self.tempo_ns = max(self.settings.tempo_min_ns,
                                     int(self.tempo_ns * (1.0 - self.settings.tempo_speedup)))
+            elif isinstance(e, Unlocked) and self.arbiter is not None:
+                # lockout-N: its N cards are laid; presses from now on count again
+                self.arbiter.set_locked(self.station_of(e.seat), False, self.now_ns)
+                self._locked_seats.discard(e.seat)
             elif isinstance(e, LockedOut) and self.arbiter is not None:
                 # locked from the wrong slap's stamp on: presses are judged in stamp order
                 self.arbiter.set_locked(self.station_of(e.seat), True, self._applying_t)
