@@ -171,10 +171,14 @@ def bench_table(presses: int, bounce: Bounce, seed: int, deal: str,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="slapbox bench press", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mode", choices=("all", "arbiter", "table", "awards"), default="all",
+    ap.add_argument("--mode", choices=("all", "arbiter", "table", "awards", "once"), default="all",
                     help="arbiter: debounce + arbiter; table: through a real Table (default all: "
                          "both); awards: checks one award per won pile over --games random "
-                         "slap games (minutes)")
+                         "slap games (minutes); once: the storm's --table-presses through the "
+                         "table once, untimed, for valgrind (instructions a press: the "
+                         "difference with --dry, divided by the presses)")
+    ap.add_argument("--dry", action="store_true",
+                    help="once mode: plan the presses but do not play them (valgrind's baseline)")
     ap.add_argument("--games", type=int, default=100_000, metavar="N",
                     help="awards mode: random games with random slaps and delivery delays "
                          "(default 100,000)")
@@ -214,6 +218,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench press: {e}", file=sys.stderr)
         return 2
     print(f"press path, {bounce.describe()}, stamp -> table {LATENCY_NS / 1e3:.0f} us")
+    if args.mode == "once":
+        from device.bench.press_path import run_table
+        from device.bench.scenarios import ARCADE as arcade
+        from device.bench.scenarios import STORM_OPTIONS as opts
+        from device.bench.scenarios import STORM_TABLE as tbl
+        from device.bench.scenarios import storm_edges as edges_of
+        from device.bench.scenarios import table_spec as spec_of
+        spec = spec_of(options=opts, settings=tbl)
+        edges = edges_of(args.table_presses, 8, arcade, args.seed)
+        if not args.dry:
+            run_table(edges, spec, timed=False)
+        print(f"once: {args.table_presses:,} storm presses " + ("planned only (--dry)" if args.dry
+                                                                else "through the table, untimed"))
+        return 0
     if args.mode == "awards":
         from device.bench.awards import one_award_per_pile
         t0 = time.perf_counter()
