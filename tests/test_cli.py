@@ -357,3 +357,20 @@ def test_a_journal_whose_records_were_reordered_is_refused_by_replay(tmp_path, c
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert "different:" in err and "not in an order the table could have written" in err
+
+
+@pytest.mark.parametrize("record, expected", [
+    ('{"k": "press", "station": 0, "button": "slap", "edge": "press"}', "without its time 't'"),
+    ('{"k": "press", "station": 0, "button": "slap", "edge": "press", "t": "soon"}', "t='soon'"),
+    ('{"k": "press", "station": 0, "button": "slap", "edge": "press", "t": Infinity}', "t=inf"),
+    ('{"k": "press", "station": 99, "button": "slap", "edge": "press", "t": 5}', "station=99"),
+    ('{"k": "press", "station": 0, "button": "zap", "edge": "press", "t": 5}', "button='zap'"),
+    ('{"k": "press", "station": 0, "button": "slap", "edge": "sideways", "t": 5}', "edge='sideways'"),
+])
+def test_a_press_script_in_the_journals_shape_is_checked_like_a_plain_one(tmp_path, capsys, record, expected):
+    from device.cli import main
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"k": "header", "version": 2, "start_ns": 0}\n' + record + "\n")
+    assert main(["demo", "--script", str(script), "--journal", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err and "line 2" in err and "Traceback" not in err
