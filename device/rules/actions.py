@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from device.rules.values import Value, value
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+@value
+class Action(Value):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Lay(Action):
     """Lay the top card of the pack (bataille/paix: this stage's cards for the seat)."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Slap(Action):
     """Slap the pile. Judged by the rules: a valid slap wins the pile, a wrong one pays.
 
@@ -29,17 +29,17 @@ class Slap(Action):
     at_card: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Collect(Action):
     """The seat that won the pile takes it (the table applies it after the collect delay)."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Join(Action):
     """A late player takes the next free seat (``seat`` must be that seat number)."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class FlipOutOfTurn(Action):
     """A FLIP pressed by a seat whose turn it is not (FLIP buttons): refused as a lay; with
     ``wrong_flip = pot-1`` it costs the seat one card to the pot, at most once per card laid.
@@ -47,7 +47,7 @@ class FlipOutOfTurn(Action):
 
 
 # --- norvégienne ---------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@value
 class Swap(Action):
     """Swap phase: exchange a hand card with one of the seat's face-up cards."""
 
@@ -55,31 +55,31 @@ class Swap(Action):
     up_card: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Ready(Action):
     """Swap phase: this seat has finished swapping."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Play(Action):
     """Lay one or more cards of the same rank (from the hand, or the face-up cards)."""
 
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PickUp(Action):
     """Take the whole pile into the hand."""
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Target(Action):
     """After an Ace: the seat that must pick up the pile unless it answers."""
 
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Reveal(Action):
     """Turn one of the seat's face-down cards, chosen at random (a chance step)."""
 
@@ -92,10 +92,10 @@ ACTION_TYPES: dict[str, type[Action]] = {
 
 def action_to_dict(action: Action) -> dict[str, Any]:
     d: dict[str, Any] = {"type": type(action).__name__, "seat": action.seat}
-    for field in type(action).__dataclass_fields__:
+    for field in action._fields:
         if field != "seat":
-            value = getattr(action, field)
-            d[field] = list(value) if isinstance(value, tuple) else value
+            v = getattr(action, field)
+            d[field] = list(v) if isinstance(v, tuple) else v
     return d
 
 

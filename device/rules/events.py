@@ -5,7 +5,7 @@ Each is a frozen value; ``event_to_dict`` gives the journal's form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from device.rules.values import Value, value
 from typing import Any, Literal
 
 #: how a game ended (``Outcome.termination``, ``GameOver.termination``)
@@ -19,12 +19,12 @@ PileReason = Literal["challenge", "last-seat", "round", "forfeit", "gift", "slap
 PaidTo = Literal["pot", "under"]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+@value
+class Event(Value):
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Laid(Event):
     """``seat`` put ``card`` on the pile. ``borrowed_from``: whose pack it came from, when borrowed.
     ``face_up`` is False for the face-down cards of a battle or peace."""
@@ -35,7 +35,7 @@ class Laid(Event):
     face_up: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Owes(Event):
     """``seat`` must lay ``n`` more attempts (a challenge; ``n`` counts down as it pays)."""
 
@@ -43,21 +43,21 @@ class Owes(Event):
     n: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class ChallengeStopped(Event):
     """``tens_stop``: ``seat`` laid a 10 as an attempt; the challenge ends, nobody wins the pile."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class CollectPending(Event):
     """``seat`` won the challenge; it takes the pile after the collect delay unless a slap steals it."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PileWon(Event):
     """``seat`` took the pile (``cards`` cards) and the pot (``pot`` cards).
 
@@ -73,7 +73,7 @@ class PileWon(Event):
     pot: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class WrongSlap(Event):
     """``seat`` slapped a pile that could not be slapped and paid ``paid`` cards to the pot
     (``to = "under"``: face down under the pile, ``bottom-N``)."""
@@ -84,7 +84,7 @@ class WrongSlap(Event):
     to: PaidTo = "pot"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class LockedOut(Event):
     """``seat`` may not slap until the pile is next won (``cards`` > 0: for the next ``cards``
     cards laid, ``lockout-N``; then `Unlocked`)."""
@@ -93,14 +93,14 @@ class LockedOut(Event):
     cards: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Unlocked(Event):
     """``lockout-N``: ``seat`` may slap again (its N cards have been laid)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class WrongFlip(Event):
     """``seat`` pressed FLIP out of turn (``wrong_flip = pot-1``) and paid ``paid`` cards to the pot."""
 
@@ -108,24 +108,24 @@ class WrongFlip(Event):
     paid: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class SeatOut(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class SeatBack(Event):
     """An out (or newly joined) seat won a pile and is back in play."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Joined(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Battle(Event):
     """bataille/paix: a tie for the winning rank; ``seats`` join a battle (or a peace)."""
 
@@ -134,14 +134,14 @@ class Battle(Event):
     peace: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Swapped(Event):
     seat: int
     hand_card: int
     up_card: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Played(Event):
     """norvégienne: ``seat`` laid ``cards`` (same rank); ``source``: hand, up or down."""
 
@@ -150,13 +150,13 @@ class Played(Event):
     source: str = "hand"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Drew(Event):
     seat: int
     n: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class PickedUp(Event):
     """``seat`` took the pile (``cards`` cards) into its hand."""
 
@@ -164,7 +164,7 @@ class PickedUp(Event):
     cards: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Burned(Event):
     """The pile (``cards`` cards) left the game; ``why``: ``ten`` or ``four``."""
 
@@ -173,20 +173,20 @@ class Burned(Event):
     why: str
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Skipped(Event):
     """Eights: these seats lose their turn."""
 
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class AceTarget(Event):
     seat: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Revealed(Event):
     """A face-down card was turned."""
 
@@ -195,7 +195,7 @@ class Revealed(Event):
     playable: bool
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Finished(Event):
     """norvégienne with ``rank_all``: ``seat`` has no cards left and takes ``place`` (1 = first)."""
 
@@ -203,7 +203,7 @@ class Finished(Event):
     place: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class GameOver(Event):
     """termination: win, draw, loop, limit; winner may be None."""
 
@@ -213,13 +213,13 @@ class GameOver(Event):
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     d: dict[str, Any] = {"type": type(event).__name__}
-    for f in fields(event):
-        value = getattr(event, f.name)
-        d[f.name] = list(value) if isinstance(value, tuple) else value
+    for name in event._fields:
+        v = getattr(event, name)
+        d[name] = list(v) if isinstance(v, tuple) else v
     return d
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class TookUp(Event):
     """norvégienne: the stock is empty and ``seat``'s hand is too, so its face-up ``cards`` go into
     its hand (RULES: "takes its 3 face-up cards into its hand")."""
