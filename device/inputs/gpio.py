@@ -36,9 +36,9 @@ from gpiozero import LED
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from device.clock import Clock, Handle
-from device.errors import SlapboxError
 from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
-from device.inputs.pins import ROLES, pin_map_problems
+from device.inputs.leds import StationLeds
+from device.inputs.pins import ROLES, GpioConfigError, pin_map_problems
 from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
 
 __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
@@ -51,10 +51,6 @@ def _who(station: int) -> str:
     return "MENU" if station == MENU_STATION else str(station + 1)
 
 
-
-
-class GpioConfigError(SlapboxError, ValueError):
-    """A pin map that cannot work (pin out of range, pin used twice, too many stations)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +128,7 @@ class _PinWatch:
         self.owner._edge(self.debouncer, ticks, state, self.number)
 
 
-class GpioInputs:
+class GpioInputs(StationLeds):
     """The GPIO backend: buttons in (as `Press`/`Stuck`/`Unstuck` on the sink), LEDs out.
 
     The main thread calls `poll(now_ns)` at `next_deadline()` to report releases and stuck
@@ -261,55 +257,11 @@ class GpioInputs:
             return [(w.debouncer.station, w.debouncer.button)
                     for w in self._watches if w.debouncer.stuck]
 
-    # --- LEDs --------------------------------------------------------------------------------
-
-    def _led(self, station: int) -> LED | None:
-        if not isinstance(station, int) or not 0 <= station < len(self._leds):
-            raise GpioConfigError(f"gpio: LED of station {station!r}, expected a station "
-                                  f"0..{len(self._leds) - 1}")
-        return self._leds[station]
-
-    def set_led(self, station: int, on: bool) -> None:
-        """Light (or not) the station's LED; stops any blink. No LED wired: nothing happens."""
-        led = self._led(station)
-        handle = self._blinks.pop(station, None)
-        if handle is not None:
-            handle.cancel()
-        if led is not None:
-            led.value = 1 if on else 0
-
-    def blink(self, station: int, times: int | None = 3, on_ns: int = 150_000_000,
-              off_ns: int = 150_000_000) -> None:
-        """Blink the station's LED ``times`` times (None: until `set_led`), on the clock."""
-        if self._clock is None:
-            raise GpioConfigError("gpio: blink needs the clock (pass clock= to GpioInputs)")
-        led = self._led(station)
-        self.set_led(station, False)
-        if led is None:
-            return
-        clock = self._clock
-        left = [times]
-
-        def step(on: bool) -> None:
-            led.value = 1 if on else 0
-            if not on:
-                if left[0] is not None:
-                    left[0] -= 1
-                    if left[0] <= 0:
-                        self._blinks.pop(station, None)
-                        return
-            self._blinks[station] = clock.call_at(clock.now_ns() + (on_ns if on else off_ns),
-                                                  lambda: step(not on))
-
-        step(True)
-
     # --- lifetime ----------------------------------------------------------------------------
 
     def close(self) -> None:
         """Detach callbacks, switch LEDs off, free the pins."""
-        for handle in self._blinks.values():
-            handle.cancel()
-        self._blinks.clear()
+        self._stop_blinking()
         for w in self._watches:
             w.pin.when_changed = None
         self._watches.clear()

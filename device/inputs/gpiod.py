@@ -43,6 +43,7 @@ from typing import Any, Protocol
 from device.clock import Clock, Handle
 from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
 from device.inputs.gpio import GpioConfigError, StationPins, check_pins
+from device.inputs.leds import StationLeds
 from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
 
 __all__ = [
@@ -188,9 +189,11 @@ def _is_rising(event: Any) -> bool:
     return getattr(kind, "name", kind) == "RISING_EDGE" or kind == 1
 
 
-class GpiodInputs:
+class GpiodInputs(StationLeds):
     """The gpiod backend: buttons in (as `Press`/`Stuck`/`Unstuck` on the sink), LEDs out
     (gpiozero, ``led_factory``). Same interface as `GpioInputs`, plus ``lost``."""
+
+    _backend = "gpiod"
 
     def __init__(self, stations: Sequence[StationPins], sink: Any, *,
                  menu_pin: int | None = None, lines: Lines | None = None,
@@ -413,53 +416,11 @@ class GpiodInputs:
             return [(ln.debouncer.station, ln.debouncer.button)
                     for ln in self._lines if ln.debouncer.stuck]
 
-    # --- LEDs (gpiozero) -----------------------------------------------------------------------
-
-    def _led(self, station: int) -> Any:
-        if not isinstance(station, int) or not 0 <= station < len(self._leds):
-            raise GpioConfigError(f"gpiod: LED of station {station!r}, expected a station "
-                                  f"0..{len(self._leds) - 1}")
-        return self._leds[station]
-
-    def set_led(self, station: int, on: bool) -> None:
-        """Light (or not) the station's LED; stops any blink. No LED wired: nothing happens."""
-        led = self._led(station)
-        handle = self._blinks.pop(station, None)
-        if handle is not None:
-            handle.cancel()
-        if led is not None:
-            led.value = 1 if on else 0
-
-    def blink(self, station: int, times: int | None = 3, on_ns: int = 150_000_000,
-              off_ns: int = 150_000_000) -> None:
-        """Blink the station's LED ``times`` times (None: until `set_led`), on the clock."""
-        if self._clock is None:
-            raise GpioConfigError("gpiod: blink needs the clock (pass clock= to GpiodInputs)")
-        led = self._led(station)
-        self.set_led(station, False)
-        if led is None:
-            return
-        clock, left = self._clock, [times]
-
-        def step(on: bool) -> None:
-            led.value = 1 if on else 0
-            if not on and left[0] is not None:
-                left[0] -= 1
-                if left[0] <= 0:
-                    self._blinks.pop(station, None)
-                    return
-            self._blinks[station] = clock.call_at(clock.now_ns() + (on_ns if on else off_ns),
-                                                  lambda: step(not on))
-
-        step(True)
-
     # --- lifetime ----------------------------------------------------------------------------
 
     def close(self) -> None:
         """Stop the reader, release the lines, switch LEDs off."""
-        for handle in self._blinks.values():
-            handle.cancel()
-        self._blinks.clear()
+        self._stop_blinking()
         self._stop = True
         thread, self._thread = self._thread, None
         if thread is not None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from device.errors import SlapboxError
+
 #: BCM GPIO numbers a station may use: GPIO 0 and 1 are the HAT ID EEPROM's I2C pins (ID_SD,
 #: ID_SC), which the firmware probes at boot; 28 and up are not on the 40-pin header
 PIN_RANGE = range(2, 28)
@@ -21,6 +23,10 @@ NO_LED_PINS = (2, 3)
 #: GPIO 0-8 are pulled up at boot (50-65 kOhm): against a gate pull-down a lamp there glows until
 #: the program starts, unless config.txt drives it low (``gpio=<pins>=op,dl``); LEDs prefer 9-27
 BOOT_PULL_UP = range(9)
+
+
+class GpioConfigError(SlapboxError, ValueError):
+    """A pin map that cannot work (pin out of range, pin used twice, too many stations)."""
 
 
 def _is_pin(pin: Any) -> bool:
@@ -121,6 +127,7 @@ def loopback_problems(loopback: Any, stations: Any, menu: Any = None) -> list[tu
 
 
 __all__ = [
+    "GpioConfigError",
     "BOOT_PULL_UP",
     "DEFAULT_MENU_PIN",
     "DEFAULT_STATIONS",
