@@ -3,18 +3,14 @@ bytes as under CPython: codec, frames, and a whole device session."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from micropython_node import needs_node, run_micropython
 
 import firmware_bridge.protocol as P
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "firmware_bridge" / ".node" / "node_modules" / "@micropython" / \
-    "micropython-webassembly-pyscript"
 
 # Runs unchanged on both interpreters; writes every byte it produced to OUT.
 SCENARIO = r'''
@@ -72,27 +68,6 @@ with open(OUT, "wb") as f:
         f.write(c)
 '''
 
-RUNNER = r'''
-import { readFileSync, writeFileSync } from "node:fs";
-const [pkg, proto, scenario, out] = process.argv.slice(2);
-const { loadMicroPython } = await import(pkg + "/micropython.mjs");
-const errors = [];
-const mp = await loadMicroPython({ stdout: (t) => process.stdout.write(t + "\n"),
-                                   stderr: (t) => errors.push(t) });
-mp.FS.mkdir("/lib");
-mp.FS.writeFile("/lib/protocol.py", readFileSync(proto));
-mp.FS.writeFile("/lib/scenario.py", readFileSync(scenario));
-try {
-  mp.runPython("import sys\nsys.path.append('/lib')\nprint(sys.implementation.name, " +
-               "sys.implementation.version)\nOUT = '/out.bin'\nexec(open('/lib/scenario.py').read())");
-} catch (e) {
-  console.error("micropython: " + e + " " + errors.join(" "));
-  process.exit(1);
-}
-writeFileSync(out, mp.FS.readFile("/out.bin"));
-'''
-
-
 def _cpython(tmp_path: Path) -> bytes:
     out = tmp_path / "cpython.bin"
     sys.modules.setdefault("protocol", P)
@@ -114,17 +89,7 @@ def test_the_scenario_exercises_the_session(tmp_path: Path) -> None:
     assert P.ERROR in kinds and P.HEARTBEAT in kinds
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed "
-                    "(tests/setup.d/bridge.sh installs Debian's nodejs)")
+@needs_node
 def test_micropython_on_node_makes_byte_identical_frames(tmp_path: Path) -> None:
-    if not (PACKAGE / "micropython.mjs").exists():
-        pytest.fail(f"{PACKAGE} is missing: run tests/setup.d/bridge.sh (or tests/run)")
-    (tmp_path / "scenario.py").write_text(SCENARIO)
-    (tmp_path / "run.mjs").write_text(RUNNER)
-    out = tmp_path / "micropython.bin"
-    r = subprocess.run(["node", str(tmp_path / "run.mjs"), str(PACKAGE),
-                        str(ROOT / "firmware_bridge" / "protocol.py"), str(tmp_path / "scenario.py"),
-                        str(out)], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("micropython (1, 27"), r.stdout
-    assert out.read_bytes() == _cpython(tmp_path)
+    protocol = ROOT / "firmware_bridge" / "protocol.py"
+    assert run_micropython(tmp_path, [protocol], SCENARIO) == _cpython(tmp_path)

@@ -6,20 +6,17 @@ under Node.js (as tests/test_bridge_micropython.py runs the shared protocol modu
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from micropython_node import needs_node, run_micropython
 
 import firmware_bridge.protocol as P
 from firmware_bridge.firmware import bridge_core as C
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware_bridge" / "firmware"
-PACKAGE = ROOT / "firmware_bridge" / ".node" / "node_modules" / "@micropython" / \
-    "micropython-webassembly-pyscript"
 M32 = 0xFFFFFFFF
 
 # Runs unchanged on both interpreters; asserts as it goes and writes what it produced to OUT.
@@ -204,28 +201,6 @@ with open(OUT, "wb") as f:
         f.write(c)
 '''
 
-RUNNER = r'''
-import { readFileSync, writeFileSync } from "node:fs";
-const [pkg, proto, core, scenario, out] = process.argv.slice(2);
-const { loadMicroPython } = await import(pkg + "/micropython.mjs");
-const errors = [];
-const mp = await loadMicroPython({ stdout: (t) => process.stdout.write(t + "\n"),
-                                   stderr: (t) => errors.push(t) });
-mp.FS.mkdir("/lib");
-mp.FS.writeFile("/lib/protocol.py", readFileSync(proto));
-mp.FS.writeFile("/lib/bridge_core.py", readFileSync(core));
-mp.FS.writeFile("/lib/scenario.py", readFileSync(scenario));
-try {
-  mp.runPython("import sys\nsys.path.append('/lib')\nprint(sys.implementation.name, " +
-               "sys.implementation.version)\nOUT = '/out.bin'\nexec(open('/lib/scenario.py').read())");
-} catch (e) {
-  console.error("micropython: " + e + " " + errors.join(" "));
-  process.exit(1);
-}
-writeFileSync(out, mp.FS.readFile("/out.bin"));
-'''
-
-
 def _cpython(tmp_path: Path) -> bytes:
     out = tmp_path / "cpython.bin"
     saved = {k: sys.modules.get(k) for k in ("protocol", "bridge_core")}
@@ -246,21 +221,9 @@ def test_the_scenario_passes_on_cpython(tmp_path: Path) -> None:
     assert len(_cpython(tmp_path)) > 500
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed "
-                    "(tests/setup.d/bridge.sh installs Debian's nodejs)")
+@needs_node
 def test_micropython_on_node_runs_the_firmware_logic_byte_for_byte(tmp_path: Path) -> None:
-    if not (PACKAGE / "micropython.mjs").exists():
-        pytest.fail(f"{PACKAGE} is missing: run tests/setup.d/bridge.sh (or tests/run)")
-    (tmp_path / "scenario.py").write_text(SCENARIO)
-    (tmp_path / "run.mjs").write_text(RUNNER)
-    out = tmp_path / "micropython.bin"
-    r = subprocess.run(["node", str(tmp_path / "run.mjs"), str(PACKAGE),
-                        str(ROOT / "firmware_bridge" / "protocol.py"), str(FIRMWARE / "bridge_core.py"),
-                        str(tmp_path / "scenario.py"), str(out)], capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, r.stderr + r.stdout
-    assert r.stdout.startswith("micropython (1, 27"), r.stdout
-    assert out.read_bytes() == _cpython(tmp_path)
+    assert run_micropython(tmp_path, [ROOT / "firmware_bridge" / "protocol.py", FIRMWARE / "bridge_core.py"], SCENARIO) == _cpython(tmp_path)
 
 
 def test_a_sample_stamped_before_the_last_one_is_clamped() -> None:
