@@ -223,7 +223,8 @@ def test_the_scenario_passes_on_cpython(tmp_path: Path) -> None:
 
 @needs_node
 def test_micropython_on_node_runs_the_firmware_logic_byte_for_byte(tmp_path: Path) -> None:
-    assert run_micropython(tmp_path, [ROOT / "firmware_bridge" / "protocol.py", FIRMWARE / "bridge_core.py"], SCENARIO) == _cpython(tmp_path)
+    libs = [ROOT / "firmware_bridge" / "protocol.py", FIRMWARE / "bridge_core.py"]
+    assert run_micropython(tmp_path, libs, SCENARIO) == _cpython(tmp_path)
 
 
 def test_a_sample_stamped_before_the_last_one_is_clamped() -> None:
