@@ -57,20 +57,8 @@ groups_wanted="gpio video render input audio dialout"
 D="$destdir"            # every path written is "$D/..."
 
 say() { echo "slapbox install: $*"; }
-# step CMD...: print it, run it unless this is a dry run.
-# show CMD...: the command as it could be typed (an argument quoted only if it needs it)
-show() {
-  local a out=""
-  for a in "$@"; do
-    if [[ "$a" =~ ^[][A-Za-z0-9_./=:,@%+*-]+$ ]]; then out+=" $a"; else out+=" $(printf '%q' "$a")"; fi
-  done
-  echo "${out# }"
-}
-step() { echo "+ $(show "$@")"; [ "$dry_run" = 1 ] || "$@"; }
-# system CMD...: a step on the running system itself; not run (but listed) under --destdir.
-system() {
-  if [ -n "$D" ]; then echo "- $(show "$@")   # skipped: --destdir"; else step "$@"; fi
-}
+# show, step (print and run unless a dry run), system (not run under --destdir)
+source "$here/steps.sh"
 
 if [ "$dry_run" = 0 ] && [ -z "$D" ] && [ "$(id -u)" != 0 ]; then
   echo "install.sh: run it as root (sudo bash systemd/install.sh), or with --dry-run or --destdir" >&2

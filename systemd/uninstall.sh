@@ -33,18 +33,8 @@ if [ "$dry_run" = 0 ] && [ -z "$D" ] && [ "$(id -u)" != 0 ]; then
   exit 2
 fi
 say() { echo "slapbox uninstall: $*"; }
-# show CMD...: the command as it could be typed (an argument quoted only if it needs it)
-show() {
-  local a out=""
-  for a in "$@"; do
-    if [[ "$a" =~ ^[][A-Za-z0-9_./=:,@%+*-]+$ ]]; then out+=" $a"; else out+=" $(printf '%q' "$a")"; fi
-  done
-  echo "${out# }"
-}
-step() { echo "+ $(show "$@")"; [ "$dry_run" = 1 ] || "$@"; }
-system() {
-  if [ -n "$D" ]; then echo "- $(show "$@")   # skipped: --destdir"; else step "$@"; fi
-}
+# show, step (print and run unless a dry run), system (not run under --destdir)
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/steps.sh"
 # remove PATH...: each that exists (a dry run lists them all)
 remove() {
   local p
