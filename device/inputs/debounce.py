@@ -95,8 +95,7 @@ class Debouncer:
         pin can be read: a lost rise is found then), else the stuck time."""
         if self._low and self._read is None:
             return self._stuck_at
-        return min(t_ns + self.release_ns, self._stuck_at) if self._stuck_at < _NEVER \
-            else t_ns + self.release_ns
+        return min(t_ns + self.release_ns, self._stuck_at)
 
     @property
     def pressed(self) -> bool:
@@ -139,8 +138,7 @@ class Debouncer:
                         self.merged += 1
                     self._low = low
                     self._last = t_ns
-                    self._next = self._check_at(t_ns) if self._stuck_at < _NEVER else (
-                        t_ns + self.release_ns if not low or self._read is not None else _NEVER)
+                    self._next = self._check_at(t_ns)
                     return
         if t_ns < self._up_since:
             return  # a bounce stamped before the release already reported (delivered late)

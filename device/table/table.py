@@ -121,7 +121,6 @@ class Table:
         self._applying_t = 0  # the stamp of the judgement being applied (its locks date from it)
         self.refused_shown = 0  # presenter faults refused (a second Shown, a card never laid...)
         self._shown_times: list[int] = []  # when each card was shown, in card order
-        self._last_shown = -(1 << 62)
         if header is not None:
             self._record({"k": "header", **header})
         self._emit(game.start_events)
@@ -266,7 +265,6 @@ class Table:
         self._paused_timers = {k: t + shift_ns for k, t in self._paused_timers.items()}
         self.shown_at = {k: t + shift_ns for k, t in self.shown_at.items()}
         self._shown_times = [t + shift_ns for t in self._shown_times]
-        self._last_shown += shift_ns
         if self._collect_at is not None:
             self._collect_at += shift_ns
         if self._won_at is not None:
@@ -391,7 +389,8 @@ class Table:
             why = "that card was already shown"
         elif not 1 <= card <= self.card_no:
             why = f"no card {card} was laid (cards laid: {self.card_no})"
-        elif t < self._last_shown or (self.arbiter is not None and t < self.arbiter.last_change_ns):
+        elif (self._shown_times and t < self._shown_times[-1]) or (
+                self.arbiter is not None and t < self.arbiter.last_change_ns):
             why = "stamped before the card shown before it"
         if why is not None:
             # a presenter's fault: refused, said in the journal and counted, never raised (the
@@ -402,7 +401,6 @@ class Table:
             return
         self.shown_at[card] = t
         self._shown_times.append(t)  # in order: a Shown before the one before it is refused
-        self._last_shown = t
         if self.arbiter is not None:
             self.arbiter.shown(card, t, self.slappable_at(card))
 
