@@ -39,16 +39,12 @@ from device.clock import Clock, Handle
 from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
 from device.inputs.leds import StationLeds
 from device.inputs.pins import ROLES, GpioConfigError, pin_map_problems
-from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
+from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink, station_label
 
 __all__ = ["StationPins", "GpioInputs", "GpioConfigError", "StampedMockPin", "make_factory",
            "check_pins", "MENU_STUCK_NS"]
 
 log = logging.getLogger("slapbox")
-
-
-def _who(station: int) -> str:
-    return "MENU" if station == MENU_STATION else str(station + 1)
 
 
 
@@ -238,7 +234,7 @@ class GpioInputs(StationLeds):
                 deb.poll(horizon, seen_ns=now_ns)
                 if deb.repairs != before:
                     log.warning("gpio: station %s %s: its release edge was lost; released on "
-                                "reading the pin (%d repairs so far)", _who(deb.station),
+                                "reading the pin (%d repairs so far)", station_label(deb.station),
                                 deb.button, self.repairs)
 
     @property

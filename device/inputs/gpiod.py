@@ -44,7 +44,7 @@ from device.clock import Clock, Handle
 from device.inputs.debounce import MENU_STUCK_NS, RELEASE_NS, STUCK_NS, Debouncer
 from device.inputs.gpio import GpioConfigError, StationPins, check_pins
 from device.inputs.leds import StationLeds
-from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink
+from device.inputs.press import MENU_STATION, RawEdge, Sink, make_sink, station_label
 
 __all__ = [
     "EVENT_BUFFER_MAX",
@@ -68,10 +68,6 @@ HEADER_CHIPS = ("pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1")
 INSTALL_HINT = ("gpiod: the libgpiod v2 Python bindings are missing: pip install 'slapbox[gpiod]' "
                 "(gpiod >= 2.2) into the box's venv (Bookworm's python3-libgpiod is the old v1 "
                 "API; on Trixie apt install python3-libgpiod), or use --input gpio")
-
-
-def _who(station: int) -> str:
-    return "MENU" if station == MENU_STATION else str(station + 1)
 
 
 def load_gpiod() -> Any:
@@ -253,7 +249,7 @@ class GpiodInputs(StationLeds):
 
     def _watch(self, offset: int, station: int, button: str, release_ns: int, stuck_ns: int,
                t0: int) -> None:
-        req = self._provider.request(offset, f"slapbox-{_who(station).lower()}-{button}")
+        req = self._provider.request(offset, f"slapbox-{station_label(station).lower()}-{button}")
         line: _Line
         deb = Debouncer(station, button, self._sink, source=self.source, release_ns=release_ns,
                         stuck_ns=stuck_ns, t_ns=t0, read_level=lambda: line.level_at_deadline(),
@@ -334,7 +330,7 @@ class GpiodInputs(StationLeds):
             # the debouncer reads it again at its next deadline, where a lost release is repaired
             level = line.level()
             log.warning("gpiod: station %s %s (GPIO %d): %d edge(s) lost by the kernel's buffer "
-                        "(%d so far); the line reads %s now", _who(deb.station), deb.button,
+                        "(%d so far); the line reads %s now", station_label(deb.station), deb.button,
                         line.offset, gap_seen, self.lost, "up" if level else "down")
 
     def _apply_posted(self) -> None:
@@ -353,7 +349,7 @@ class GpiodInputs(StationLeds):
                     deb.poll(horizon - self._lag, seen_ns=horizon)
                     if deb.repairs != before:
                         log.warning("gpiod: station %s %s: its release edge was lost; released on "
-                                    "reading the line (%d repairs so far)", _who(deb.station),
+                                    "reading the line (%d repairs so far)", station_label(deb.station),
                                     deb.button, self.repairs)
             self._done = self._asked
             self._done_cv.notify_all()

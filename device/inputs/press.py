@@ -15,7 +15,7 @@ from typing import Any, NamedTuple, Union
 from device.errors import SlapboxError
 from device.records import typed
 
-__all__ = ["Press", "Stuck", "Unstuck", "LinkStatus", "RawEdge", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION", "BOT_STATION",
+__all__ = ["station_label", "Press", "Stuck", "Unstuck", "LinkStatus", "RawEdge", "InputEvent", "BUTTONS", "EDGES", "MENU_STATION", "BOT_STATION",
            "PressFormatError", "event_from_dict", "make_sink", "Sink"]
 
 BUTTONS = ("slap", "flip", "menu")
@@ -25,6 +25,11 @@ MENU_STATION = -1
 #: a bot seat's presses carry station BOT_STATION + its seat (no button has those numbers), so
 #: every press the arbiter orders names a station, and the tie rotation runs over stations
 BOT_STATION = 8
+
+
+def station_label(station: int) -> str:
+    """A station as people count it, for messages: from 1, or MENU for the box's MENU button."""
+    return "MENU" if station == MENU_STATION else str(station + 1)
 
 
 class PressFormatError(SlapboxError, ValueError):
