@@ -60,6 +60,10 @@ class Settings:
     flip_mode: str = "auto"
     lang: str = "fr"
     volume: int = 60
+    #: a game's time limit in minutes (None: none): a table setting, not a rule (RULES.md options)
+    time_limit_min: int | None = None
+    #: "single", "best-of-N" (N games: 3, 5, 7) or "minutes-M" (games until M minutes have passed)
+    match: str = "single"
     options: dict[str, Any] = field(default_factory=dict)  # house rules that differ from the preset
     #: the settings the command line fixed for this run: never restored nor remembered (prefs.py)
     pinned: frozenset[str] = field(default=frozenset(), compare=False)
