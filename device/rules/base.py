@@ -31,8 +31,9 @@ class IllegalAction(SlapboxError):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended: ``win`` (winner set), ``draw`` (paix at its round limit included),
-    ``loop`` (a repeated position: the deal never ends, a draw), or ``limit`` (round limit; winner
-    is the seat with most cards, fewest in norvégienne, or None for a tie)."""
+    ``loop`` (a repeated position: the deal never ends, a draw), ``limit`` (round limit; winner
+    is the seat with most cards, fewest in norvégienne, or None for a tie), or ``time`` (the
+    table's time limit, `Game.end_on_time`; the winner as at a limit, paix included)."""
 
     termination: Termination
     winner: int | None = None
@@ -118,6 +119,36 @@ class Game(abc.ABC):
     def seat_in_play(self, seat: int) -> bool:
         """Whether ``seat`` still plays (it holds cards, or may win some back)."""
         return self.card_counts()[seat] > 0
+
+    # --- the end on time (the table's time limit: RULES.md options, ``time_limit_min``) ------
+    def trick_in_progress(self) -> bool:
+        """Whether a trick is under way, which a game ended on time plays to its end first: here
+        (the challenge games) the pile holds cards or a seat is about to collect it; bataille and
+        paix: a round is being laid or awaits its collect; norvégienne: a turn is not over."""
+        return bool(self.pile) or self.collector is not None
+
+    def end_on_time(self) -> list[Event]:
+        """End the game now because the table's time ran out (the table calls it once no trick
+        is in progress): Outcome ``time``, won on cards (`_count_winner`; a tie: no winner).
+        Nothing moves, so no card is created or lost; ``GameOver`` comes through the game's own
+        end, as at any other end. An ended game returns no event."""
+        if self.outcome() is not None:
+            return []
+        events: list[Event] = []
+        self._end_game(Outcome("time", self._count_winner()), events)
+        return events
+
+    def _count_winner(self) -> int | None:
+        """Who wins a game cut short (a round limit, the time limit): the seat with most cards,
+        None for a tie (norvégienne overrides it: fewest)."""
+        counts = self.card_counts()
+        best = max(counts)
+        leaders = [s for s, c in enumerate(counts) if c == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @abc.abstractmethod
+    def _end_game(self, outcome: Outcome, events: list[Event]) -> None:
+        """The game's own end: set ``outcome`` and append ``GameOver``."""
 
     def slappable_at(self, card: int) -> SlapPattern | None:
         """The slap pattern the pile showed while card number ``card`` was on top, or None (a

@@ -265,15 +265,9 @@ class BattleGame(Game):
         if self.max_rounds is not None and self.rounds >= self.max_rounds:
             # RULES.md 4: paix still running at its limit is a draw whatever the counts ("match
             # nul"); bataille reports the limit and the seat with most cards (a tie: no winner).
-            self._end(Outcome("draw", None) if self.peace else Outcome("limit", self._most_cards()), events)
+            self._end(Outcome("draw", None) if self.peace else Outcome("limit", self._count_winner()), events)
             return
         self._start_round()
-
-    def _most_cards(self) -> int | None:
-        counts = self.card_counts()
-        top = max(counts)
-        leaders = [s for s, n in enumerate(counts) if n == top]
-        return leaders[0] if len(leaders) == 1 else None
 
     def _position(self) -> bytes:
         """Every pack in order by rank only, and which seats are in play (no one leads here)."""
@@ -283,3 +277,11 @@ class BattleGame(Game):
     def _end(self, outcome: Outcome, events: list[Event]) -> None:
         self._outcome = outcome
         events.append(GameOver(outcome.termination, outcome.winner))
+
+    def _end_game(self, outcome: Outcome, events: list[Event]) -> None:
+        self._end(outcome, events)
+
+    def trick_in_progress(self) -> bool:
+        """A round is under way: a card of it is on the table, or its winner has yet to collect
+        (between rounds the table is empty)."""
+        return self._pending is not None or any(self._table)

@@ -442,14 +442,15 @@ class ChallengeGame(Game):
         return True
 
     def _limit_outcome(self) -> Outcome:
-        counts = self.card_counts()
-        best = max(counts)
-        leaders = [s for s, c in enumerate(counts) if c == best]
-        return Outcome("limit", leaders[0] if len(leaders) == 1 else None)
+        return Outcome("limit", self._count_winner())
 
     def _finish(self, outcome: Outcome, events: list[Event]) -> None:
         self._outcome = outcome
         events.append(GameOver(outcome.termination, outcome.winner))
+
+    def _end_game(self, outcome: Outcome, events: list[Event]) -> None:
+        # the time limit, between tricks: a pot a wrong slap fed since stays on the table
+        self._finish(outcome, events)
 
     # --- the simulator's loop ------------------------------------------------------------
     def play_out(self, decide: Callable[[Game], Action] | None = None) -> Outcome:

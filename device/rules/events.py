@@ -8,8 +8,9 @@ from __future__ import annotations
 from device.rules.values import Value, value
 from typing import Any, Literal
 
-#: how a game ended (``Outcome.termination``, ``GameOver.termination``)
-Termination = Literal["win", "draw", "loop", "limit"]
+#: how a game ended (``Outcome.termination``, ``GameOver.termination``); ``time``: the table's time
+#: limit ran out (``Game.end_on_time``)
+Termination = Literal["win", "draw", "loop", "limit", "time"]
 #: why a seat took the pile: a won challenge, a slap on a pattern, the last seat in play, a
 #: bataille/paix round, a challenged seat that could not pay, a wrong slap's ``gift``
 PileReason = Literal["challenge", "last-seat", "round", "forfeit", "gift", "slap:doubles",
@@ -205,7 +206,7 @@ class Finished(Event):
 
 @value
 class GameOver(Event):
-    """termination: win, draw, loop, limit; winner may be None."""
+    """termination: win, draw, loop, limit, time; winner may be None."""
 
     termination: Termination
     winner: int | None

@@ -520,16 +520,25 @@ class NorvegienneGame(Game):
     def _check_limit(self, events: list[Event]) -> None:
         if self._outcome is not None or self.max_rounds is None or self.rounds < self.max_rounds:
             return
-        # Decision: norvégienne is a shedding game, so at the turn limit the seat with the FEWEST
-        # cards wins (a tie for fewest: no winner); a seat already ranked first (rank_all) keeps its win.
-        winner: int | None
+        self._end(Outcome("limit", self._count_winner()), events)
+
+    def _count_winner(self) -> int | None:
+        # Decision: norvégienne is a shedding game, so at the turn limit (or the time limit) the
+        # seat with the FEWEST cards wins (a tie for fewest: no winner); a seat already ranked
+        # first (rank_all) keeps its win.
         if self.places:
-            winner = self.places[0]
-        else:
-            counts = self.card_counts()
-            fewest = min(counts)
-            winner = counts.index(fewest) if counts.count(fewest) == 1 else None
-        self._end(Outcome("limit", winner), events)
+            return self.places[0]
+        counts = self.card_counts()
+        fewest = min(counts)
+        return counts.index(fewest) if counts.count(fewest) == 1 else None
+
+    def trick_in_progress(self) -> bool:
+        """A turn is not over: the seat that laid an Ace has yet to name its target (between
+        turns, after any other decision, the game may end on time)."""
+        return self.chooser is not None
+
+    def _end_game(self, outcome: Outcome, events: list[Event]) -> None:
+        self._end(outcome, events)
 
     def _end(self, outcome: Outcome, events: list[Event]) -> None:
         self._outcome = outcome
