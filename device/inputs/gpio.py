@@ -247,6 +247,13 @@ class GpioInputs(StationLeds):
         """Edges the kernel merged away (two edges in a row with the same label)."""
         return sum(w.debouncer.merged for w in self._watches)
 
+    def station_faults(self) -> dict[int, int]:
+        """Per station, the releases found by reading its pins (their edge was lost)."""
+        faults: dict[int, int] = {}
+        for w in self._watches:
+            faults[w.debouncer.station] = faults.get(w.debouncer.station, 0) + w.debouncer.repairs
+        return faults
+
     def stuck(self) -> list[tuple[int, str]]:
         """(station, button) of every button currently stuck."""
         with self._lock:

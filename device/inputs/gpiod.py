@@ -401,6 +401,15 @@ class GpiodInputs(StationLeds):
         """Edges the kernel dropped (sequence-number gaps)."""
         return sum(ln.lost for ln in self._lines)
 
+    def station_faults(self) -> dict[int, int]:
+        """Per station, the edges its lines lost (sequence gaps) or had repaired."""
+        with self._lock:
+            faults: dict[int, int] = {}
+            for ln in self._lines:
+                st = ln.debouncer.station
+                faults[st] = faults.get(st, 0) + ln.lost + ln.debouncer.repairs
+            return faults
+
     def line_counts(self) -> dict[int, dict[str, int]]:
         """Per GPIO: lost, gaps, merged, repairs (for `slapbox selftest`)."""
         with self._lock:

@@ -27,7 +27,10 @@ import pygame  # noqa: E402
 
 log = logging.getLogger("slapbox.sound")
 
-NAMES = ("flip", "slap", "wrong", "win", "game_over")
+#: each station's own note (the button check plays it when the station presses): a pentatonic
+#: scale, so any two sound well together
+STATION_NOTES = (392.0, 440.0, 523.25, 587.33, 659.25, 783.99, 880.0, 1046.5)
+NAMES = ("flip", "slap", "wrong", "win", "game_over", *(f"station{i + 1}" for i in range(len(STATION_NOTES))))
 
 Wave = Callable[[float], float]  # time in seconds -> sample in -1..1
 
@@ -96,6 +99,7 @@ def _waves(rate: int) -> dict[str, tuple[Wave, float]]:
         "wrong": (wrong, 0.30),
         "win": _notes((523.25, 659.25, 783.99, 1046.5), 0.08, 0.35),
         "game_over": _notes((392.0, 523.25, 659.25, 783.99, 1046.5), 0.12, 0.6),
+        **{f"station{i + 1}": _notes((f,), 0.2, 0.2) for i, f in enumerate(STATION_NOTES)},
     }
 
 

@@ -1,0 +1,151 @@
+"""A player picks a name with their own arcade button: tap = next, hold = choose (plain data, no pygame).
+
+First "keep <default>" (a player who skips holds once), then the names the box remembers (most
+recent first; a name another player already took is not offered), then "new name". "New name" opens the letter wheel: A to Z, the
+accented letters of French names, a hyphen, space, delete and done, one ring that a tap turns
+and a hold takes from; the cursor stays on the letter just taken (a double letter is one more
+hold). Letters are written as names are: the first of each word a capital, the rest small.
+Developer mode can also type (``type_text``, ``backspace``, ``enter``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from device.journal.names import NAME_MAX
+from device.screen.scene.model import PickerView
+
+SPACE, DELETE, DONE = " ", "delete", "done"
+ACCENTS = tuple("ÉÈÊËÀÂÇÎÏÔÙÛÜ")
+#: the letter wheel, in the order a tap turns it
+WHEEL: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", *ACCENTS, "-", SPACE, DELETE, DONE)
+_WHEEL_KEYS = {SPACE: "wheel.space", DELETE: "wheel.delete", DONE: "wheel.done"}
+NEW, KEEP = "\x00new", "\x00keep"  # the list's first and last entries (never names: not printable)
+UPCOMING = 4  # letters shown after the one under the cursor
+
+
+def written(typed: str, letter: str) -> str:
+    """``typed`` with ``letter`` added as a name is written (a capital to start each word)."""
+    starts_word = not typed or typed[-1] in " -"
+    return typed + (letter.upper() if starts_word else letter.lower())
+
+
+class NamePicker:
+    """One station's name picker. ``taken``: the names other players have chosen (not offered,
+    and a typed name equal to one is not accepted)."""
+
+    def __init__(self, station: int, seat: int | None, default: str, known: Sequence[str]) -> None:
+        self.station = station
+        self.seat = seat
+        self.default = default
+        self.known = list(known)
+        self.stage = "list"
+        self.cursor = 0
+        self.typed = ""
+        self.letter = 0
+        self.name = ""
+
+    @property
+    def done(self) -> bool:
+        return self.stage == "done"
+
+    def options(self, taken: Collection[str] = ()) -> list[str]:
+        return [KEEP] + [n for n in self.known if n not in taken and n != self.default] + [NEW]
+
+    # --- the button ------------------------------------------------------------------------
+    def tap(self, taken: Collection[str] = ()) -> None:
+        if self.stage == "list":
+            self.cursor = (self.cursor + 1) % len(self.options(taken))
+        elif self.stage == "wheel":
+            self.letter = (self.letter + 1) % len(WHEEL)
+
+    def hold(self, taken: Collection[str] = ()) -> None:
+        if self.stage == "list":
+            options = self.options(taken)
+            choice = options[self.cursor % len(options)]
+            if choice == NEW:
+                self.stage, self.typed, self.letter = "wheel", "", 0
+            elif choice == KEEP:
+                self._finish(self.default)
+            else:
+                self._finish(choice)
+        elif self.stage == "wheel":
+            self._take(WHEEL[self.letter], taken)
+
+    def _take(self, letter: str, taken: Collection[str]) -> None:
+        if letter == DONE:
+            self.enter(taken)
+        elif letter == DELETE:
+            self.backspace()
+        elif letter == SPACE:
+            if self.typed and not self.typed.endswith(" ") and len(self.typed) < NAME_MAX:
+                self.typed += " "
+        elif len(self.typed) < NAME_MAX:
+            self.typed = written(self.typed, letter)
+
+    # --- developer mode: the keyboard types -----------------------------------------------------
+    def type_text(self, text: str) -> None:
+        """Letters typed on a keyboard (the wheel opens if it was not)."""
+        if self.stage == "done":
+            return
+        self.stage = "wheel"
+        for ch in text:
+            if ch.isalpha() or ch in " -'":
+                if len(self.typed) < NAME_MAX and not (ch == " " and (not self.typed or self.typed.endswith(" "))):
+                    self.typed = written(self.typed, ch) if ch.isalpha() else self.typed + ch
+
+    def backspace(self) -> None:
+        if self.stage == "wheel":
+            if self.typed:
+                self.typed = self.typed[:-1]
+            else:  # deleting nothing goes back to the list
+                self.stage, self.cursor = "list", 0
+
+    def enter(self, taken: Collection[str] = ()) -> None:
+        """The typed name is done; an empty one goes back to the list, one already taken stays
+        on the wheel (the screen still shows it, so its owner sees it needs a change)."""
+        name = " ".join(self.typed.split())
+        if not name:
+            self.stage, self.cursor = "list", 0
+        elif name not in taken:
+            self._finish(name)
+
+    def _finish(self, name: str) -> None:
+        self.name = name
+        self.stage = "done"
+
+    # --- what the screen shows ---------------------------------------------------------------
+    def view(self, taken: Collection[str] = ()) -> PickerView:
+        st, seat, stage, default = self.station, self.seat, self.stage, self.default
+        if stage == "list":
+            options = self.options(taken)
+            choice = options[self.cursor % len(options)]
+            if choice in (NEW, KEEP):
+                return PickerView(st, seat, stage, default,
+                                  current_key="names.new" if choice == NEW else "names.keep")
+            return PickerView(st, seat, stage, default, current=choice)
+        if stage == "wheel":
+            letter = WHEEL[self.letter]
+            nxt = tuple(WHEEL[(self.letter + i) % len(WHEEL)] for i in range(1, UPCOMING + 1))
+            return PickerView(st, seat, stage, default, typed=self.typed,
+                              letter="" if letter in _WHEEL_KEYS else letter,
+                              letter_key=_WHEEL_KEYS.get(letter),
+                              upcoming=tuple(c for c in nxt if c not in _WHEEL_KEYS))
+        return PickerView(st, seat, stage, default, name=self.name)
+
+
+def unique_names(chosen: Sequence[str]) -> list[str]:
+    """The names of one table, each once (a second "Anna" is "Anna 2"): the leaderboard and the
+    statistics are keyed by name."""
+    out: list[str] = []
+    for name in chosen:
+        candidate, n = name, 2
+        while candidate in out:
+            suffix = f" {n}"
+            candidate = name[:NAME_MAX - len(suffix)] + suffix
+            n += 1
+        out.append(candidate)
+    return out
+
+
+__all__ = ["NamePicker", "WHEEL", "SPACE", "DELETE", "DONE", "NEW", "KEEP", "unique_names", "written"]

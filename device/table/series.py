@@ -1,0 +1,136 @@
+"""A match: a series of games (one, best of N, or as many as M minutes hold) with its running score.
+
+Plain data, no clock of its own: the caller says when each game ended. Players are keyed by their
+names (a late joiner enters between games with a score of nought; a bot seat is a player too).
+Best of N ends as soon as one player has won more than half of the N games, or after N games; a
+timed match starts no game once its minutes have passed. The match winner has won the most
+games; a tie for most is broken by the cards held at the end of the last game (the seat with most
+cards then), and is a draw if that ties too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+MIN_NS = 60_000_000_000
+BEST_OF = (3, 5, 7)
+MINUTES = (10, 15, 20, 30, 45, 60)  # the menu's timed matches
+MINUTES_RANGE = (5, 180)            # what the config and the command line accept
+#: the menu's choices, in the order a tap steps them
+MATCH_CHOICES = ("single", *(f"best-of-{n}" for n in BEST_OF), *(f"minutes-{m}" for m in MINUTES))
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """``kind``: "single", "best" (``n`` games) or "minutes" (``n`` minutes)."""
+
+    kind: str
+    n: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> MatchPlan:
+        """``single``, ``best-of-N`` (N odd, 3 to 9) or ``minutes-M`` (M in 5..180); ValueError
+        saying what is expected."""
+        expected = ('expected "single", "best-of-3", "best-of-5", "best-of-7" (any odd number '
+                    f'up to 9) or "minutes-M" (M from {MINUTES_RANGE[0]} to {MINUTES_RANGE[1]})')
+        if text == "single":
+            return cls("single")
+        stem, _, n = str(text).rpartition("-")
+        if n.isdigit() and stem == "best-of" and 3 <= int(n) <= 9 and int(n) % 2 == 1:
+            return cls("best", int(n))
+        if n.isdigit() and stem == "minutes" and MINUTES_RANGE[0] <= int(n) <= MINUTES_RANGE[1]:
+            return cls("minutes", int(n))
+        raise ValueError(f"{expected}, got {text!r}")
+
+    def __str__(self) -> str:
+        return {"single": "single", "best": f"best-of-{self.n}", "minutes": f"minutes-{self.n}"}[self.kind]
+
+
+@dataclass
+class GameResult:
+    winner: str | None            # None: a draw
+    cards: dict[str, int]         # cards each player held at the end
+    timed: bool = False           # it ended on its time limit
+
+
+@dataclass
+class Series:
+    """The games of one match and its score."""
+
+    plan: MatchPlan
+    start_ns: int
+    wins: dict[str, int] = field(default_factory=dict)    # every player seen, in seat order
+    seats: dict[str, int] = field(default_factory=dict)   # each player's seat in the last game
+    games: list[GameResult] = field(default_factory=list)
+    photo: tuple[str, str, int] | None = None             # closest photo finish: winner, runner-up, margin
+    last_ns: int = 0                                      # when the last game ended
+
+    def add_player(self, name: str, seat: int) -> None:
+        """A player at the table (a late joiner enters with no wins)."""
+        self.wins.setdefault(name, 0)
+        self.seats[name] = seat
+
+    def photo_finish(self, winner: str, runner_up: str, margin_ns: int) -> None:
+        """A slap won by ``margin_ns`` over ``runner_up``: kept if it is the closest so far."""
+        if self.photo is None or margin_ns < self.photo[2]:
+            self.photo = (winner, runner_up, margin_ns)
+
+    def add_game(self, names: Sequence[str], winner: int | None, cards: Sequence[int], now_ns: int,
+                 *, timed: bool = False) -> None:
+        """A game ended at ``now_ns``: ``names`` by seat, the winning seat (None: a draw), the
+        cards each seat held."""
+        for seat, name in enumerate(names):
+            self.add_player(name, seat)
+        won = names[winner] if winner is not None else None
+        if won is not None:
+            self.wins[won] += 1
+        self.games.append(GameResult(won, dict(zip(names, cards)), timed))
+        self.last_ns = now_ns
+
+    # --- where the match stands ----------------------------------------------------------------
+    def over(self) -> bool:
+        """No game is to follow (judged when the last one ended)."""
+        played = len(self.games)
+        if self.plan.kind == "single":
+            return played >= 1
+        if self.plan.kind == "best":
+            return played >= self.plan.n or max(self.wins.values(), default=0) > self.plan.n // 2
+        return played >= 1 and self.last_ns - self.start_ns >= self.plan.n * MIN_NS
+
+    def minutes_left(self, now_ns: int) -> int | None:
+        """A timed match: whole minutes left (rounded up; 0 once they have passed)."""
+        if self.plan.kind != "minutes":
+            return None
+        left = self.plan.n * MIN_NS - (now_ns - self.start_ns)
+        return max(0, -(-left // MIN_NS))
+
+    def leaders(self) -> list[str]:
+        """Who leads: most games won, then (a tie) most cards at the end of the last game."""
+        if not self.wins:
+            return []
+        top = max(self.wins.values())
+        first = [n for n, w in self.wins.items() if w == top]
+        if len(first) > 1 and self.games:
+            cards = self.games[-1].cards
+            most = max(cards.get(n, 0) for n in first)
+            first = [n for n in first if cards.get(n, 0) == most]
+        return first
+
+    def winner(self) -> str | None:
+        """The match's winner once it is over (None: a draw, or not over)."""
+        leaders = self.leaders()
+        return leaders[0] if self.over() and len(leaders) == 1 else None
+
+    def standings(self) -> list[tuple[str, int, int, int | None, bool]]:
+        """(name, seat, games won, cards at the end of the last game if it was timed, leads),
+        by games won then seat: what the standings screen lists."""
+        leaders = self.leaders() if self.games else []
+        last = self.games[-1] if self.games else None
+        order = sorted(self.wins, key=lambda n: (-self.wins[n], self.seats.get(n, 99), n))
+        return [(n, self.seats.get(n, 0), self.wins[n],
+                 last.cards.get(n) if last is not None and last.timed else None,
+                 len(leaders) == 1 and n == leaders[0]) for n in order]
+
+
+__all__ = ["MATCH_CHOICES", "MatchPlan", "Series", "GameResult", "BEST_OF", "MINUTES"]
