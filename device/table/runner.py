@@ -66,15 +66,21 @@ class Runner:
     def shown(self, card: int, t_ns: int) -> None:
         """The presenter reports a card visible at ``t_ns``; the bots see it too."""
         self.table.submit(Shown(card, t_ns))
-        if not self.hands:
+        if not self.hands or not self.table.slapping:
             return
-        slappable = self.table.slappable_at(card)
         game = self.table.game
+        # what each bot looks at: the pattern the game names, and the pile as that card made it
+        # (for the other patterns a bot may know there, and near ones); once per card shown
+        pattern = game.slappable_at(card)
+        pile = game.pile
+        top = card - game.pile_base
+        if top != len(pile):
+            pile = pile[:top] if 0 < top < len(pile) else ()
         locked = game.locked
         for seat, hand in self.hands.items():
-            if seat < len(locked) and locked[seat] or not self.table.slapping:
+            if seat < len(locked) and locked[seat]:
                 continue
-            stamp = hand.react(t_ns, slappable)
+            stamp = hand.react(t_ns, pattern, pile)
             if stamp is not None:
                 press = Press(BOT_STATION + seat, "slap", "press", stamp, "bot")
                 arrival = stamp + self.latency_ns

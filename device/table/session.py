@@ -66,9 +66,13 @@ def make_table(spec: GameSpec, *, start_ns: int, journal: Any = None, wall: str 
 
 
 def bot_hands(table: Table) -> dict[int, SlapBot]:
-    """A slap model for every bot seat, each on its own stream (``slapbot:<seat>``)."""
-    streams = table.game.streams
-    return {s.seat: SlapBot(s.seat, PROFILES[s.level], streams[f"slapbot:{s.seat}"])
+    """A slap model for every bot seat, each on its own stream (``slapbot:<seat>``), knowing some
+    of the game's active slap patterns (drawn on that stream: `device.bots.hands.learn`)."""
+    game = table.game
+    streams, opts = game.streams, game.options
+    run_wraps, colour = bool(opts.get("run_wraps")), bool(opts.get("marriage_colour"))
+    return {s.seat: SlapBot(s.seat, PROFILES[s.level], streams[f"slapbot:{s.seat}"], game.patterns,
+                            run_wraps=run_wraps, marriage_colour=colour)
             for s in table.seats if s.bot}
 
 
