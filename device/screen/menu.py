@@ -25,6 +25,8 @@ SLAP_CHOICES = (("doubles",), ("doubles", "sandwich"), ("doubles", "sandwich", "
 #: the house-rule groups of a slapping game, each a page: (page, title key)
 GROUPS = (("rules:patterns", "menu.rules.patterns"), ("rules:penalties", "menu.rules.penalties"),
           ("rules:challenge", "menu.rules.challenge"))
+#: the rules card's page (device.screen.scene.rules_card draws it): its only item goes back
+CARD_PAGE = "rules:card"
 PATTERN_OPTIONS = ("run_wraps", "marriage_colour")  # on the patterns page, after the patterns
 PENALTY_OPTIONS = ("wrong_flip",)  # on the penalties page, after the penalty and its cards
 #: the wrong-slap penalty's kinds, each with its numbers of cards (none: it takes no number)
@@ -129,8 +131,10 @@ class Menu:
         grouped = "slaps" in mine
         if self.page == "rules":
             if grouped:
-                return [page for page, _ in GROUPS] + ["back"]
-            return [f"option:{o}" for o in mine] + ["back"]
+                return [page for page, _ in GROUPS] + [CARD_PAGE, "back"]
+            return [f"option:{o}" for o in mine] + [CARD_PAGE, "back"]
+        if self.page == CARD_PAGE:
+            return ["up"]
         if self.page == "rules:patterns":
             return ([f"pattern:{p}" for p in SLAP_PATTERNS[1:]]
                     + [f"option:{o}" for o in PATTERN_OPTIONS if o in mine] + ["up"])
@@ -265,6 +269,8 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
         return "menu.shutdown", None, ()
     if item in ("back", "up"):
         return "menu.back", None, ()
+    if item == CARD_PAGE:
+        return "menu.rules.card", None, ()
     if item.startswith("rules:"):
         return dict(GROUPS)[item], None, ()
     if item.startswith("pattern:"):

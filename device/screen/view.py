@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from device.inputs.keyboard import DEFAULT_KEYS
 from device.screen import i18n
+from device.screen.menu import CARD_PAGE
+from device.screen.scene.rules_card import PAGE_NS
 
 if TYPE_CHECKING:
     from device.screen.app import App
@@ -27,12 +29,16 @@ def scene_of(app: App) -> Any:
     if app.message is not None:
         return sc.message_scene([i18n.tr(lang, key, **dict(kw)) for key, kw in app.message], size, lang)
     if app.help:
-        return sc.help_scene(help_lines(lang), size, lang)
+        return help_card(app, size, lang, now)
     match = app.match
     names = [app.opts.names[i] if i < len(app.opts.names) else str(i + 1) for i in app.joined]
     if app.mode == "attract":
         return sc.attract_scene(match.table if match else None, match.feed if match else None,
                                 now, size, lang, names)
+    if app.mode == "menu" and app.menu.page == CARD_PAGE:
+        s = app.opts.settings
+        return sc.rules_card_scene(s.options, s.preset, size, lang, page=_page(app, now),
+                                   time_limit_min=s.time_limit_min)
     if app.mode == "menu":
         return sc.menu_scene(app.menu.view(), size, lang, joined=names)
     if app.mode == "over" and match is not None:
@@ -75,3 +81,23 @@ def help_lines(lang: str) -> list[str]:
     """F1's key map: each station's keys, in the screen's language."""
     return [i18n.tr(lang, "keys.station", station=i18n.tr(lang, "seat.default", n=s + 1),
                     slap=k[0].upper(), flip=k[1].upper()) for s, k in sorted(DEFAULT_KEYS.items())]
+
+
+def help_card(app: App, size: tuple[int, int], lang: str, now: int) -> Any:
+    """F1's help: the key map on its first page, then the rules card of the game on the table
+    (or, outside a game, of the game being set up)."""
+    match, s = app.match, app.opts.settings
+    options, preset = s.options, s.preset
+    if match is not None and not match.attract and app.mode in ("game", "pause", "over"):
+        options, preset = match.table.game.options, match.table.game.preset
+    lead = help_lines(lang) + [i18n.tr(lang, "keys.menu"), i18n.tr(lang, "keys.note")]
+    return app.sc.rules_card_scene(options, preset, size, lang, page=_page(app, now),
+                                   time_limit_min=s.time_limit_min, lead=lead,
+                                   lead_title=i18n.tr(lang, "help.title"),
+                                   footer=i18n.tr(lang, "help.close"), kind="help")
+
+
+def _page(app: App, now: int) -> int:
+    """The rules card's page: the first one after the last input, the next one every PAGE_NS
+    (nothing else turns them: a tap is the menu's, and keys wait while the help is up)."""
+    return max(0, now - app.last_input) // PAGE_NS

@@ -10,6 +10,7 @@ Pure: no pygame, no clock. One module per job:
 - ``game``: the game screen (banner, seat strip, note), handing the pile area to its family's
   module: ``challenge``, ``battle`` or ``norvegienne`` (with the norvégienne chooser);
 - ``menus``: menus, attract mode, pass the box, help and messages; ``over``: the game-over screen.
+- ``rules_card``: the house rules of a game, each slap pattern with a drawn example, in pages.
 """
 
 from device.screen.scene.checks import check_contrast, check_glyphs, check_text_clear, check_text_fits, glyph_px, text_rect
@@ -18,10 +19,11 @@ from device.screen.scene.menus import attract_scene, help_scene, menu_scene, mes
 from device.screen.scene.model import Bar, Box, CardSprite, ChooserView, Scene, Text
 from device.screen.scene.norvegienne import chooser_view, norvegienne_chooser
 from device.screen.scene.over import over_scene
+from device.screen.scene.rules_card import rules_card_pages, rules_card_scene
 from device.screen.scene.text import ELLIPSIS, ellipsize, fit, line_height, text_width, wrap
 
 __all__ = [
     "ELLIPSIS", "Bar", "Box", "CardSprite", "ChooserView", "Scene", "Text", "attract_scene", "check_contrast",
     "check_glyphs", "check_text_clear", "check_text_fits", "chooser_view", "ellipsize", "fit", "game_scene", "glyph_px", "help_scene", "line_height",
-    "menu_scene", "message_scene", "norvegienne_chooser", "over_scene", "pass_scene", "text_rect", "text_width", "wrap",
+    "menu_scene", "message_scene", "norvegienne_chooser", "over_scene", "pass_scene", "rules_card_pages", "rules_card_scene", "text_rect", "text_width", "wrap",
 ]
