@@ -27,7 +27,8 @@ from device.errors import SlapboxError
 JOURNAL_VERSION = 2
 INPUT_KINDS = ("press", "shown", "stuck", "unstuck", "tick", "decide", "pause", "resume",
                "abandon", "edge")
-OUTPUT_KINDS = ("judge", "event", "end", "refused", "join")
+#: outputs: what the table wrote of its own judgements (``time_up``: the time limit ran out)
+OUTPUT_KINDS = ("judge", "event", "end", "refused", "join", "time_up")
 
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode

@@ -8,7 +8,10 @@ judgement it makes, so ``slapbox replay`` can feed the same inputs to a fresh ta
 every judgement comes out the same.
 
 Outputs (the screen, LEDs, sound, bots) read ``drain()``: the rules' typed events plus the table's
-own (`ToShow`, `Judged`, `StationStuck` ...). The only thing outputs send back is `Shown`.
+own (`ToShow`, `Judged`, `StationStuck`, `TimeUp` ...). The only thing outputs send back is `Shown`.
+
+A time limit (``TableSettings.time_limit_ns``, device.table.timing) counts playing time only
+and ends the game at the end of the trick in progress when it runs out.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import logging
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from device.inputs.press import BOT_STATION, MENU_STATION, Press, RawEdge, Stuck, Unstuck
@@ -38,32 +40,10 @@ from device.rules.events import (
 from device.table.arbiter import Arbiter, ArbiterSettings, Award, Decision, Ignored, WrongSlapCall
 from device.table.outputs import DecisionNeeded, Judged, Shown, StationStuck, ToShow
 from device.table.seats import MAX_SEATS, Seat, SeatStats, assign_seats
+from device.table.timing import TableSettings, TimeUp
 
-MS = 1_000_000
 log = logging.getLogger("slapbox")
 _NEVER = 1 << 62  # a deadline that never comes
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """When things happen (the config's [timing] section, in nanoseconds)."""
-
-    flip_mode: str = "auto"            # auto: the box turns cards at the tempo; buttons: FLIP
-    tempo_ns: int = 900 * MS           # between two cards
-    tempo_speedup: float = 0.0         # the tempo shortens by this fraction per won pile ...
-    tempo_min_ns: int = 350 * MS       # ... down to this
-    auto_flip_timeout_ns: int = 4000 * MS  # buttons mode: the box flips for a seat that waits
-    first_card_ns: int = 1500 * MS     # from the start to the first card
-    pile_pause_ns: int = 1200 * MS     # after a won pile, before the winner's first card
-
-    def __post_init__(self) -> None:
-        if self.flip_mode not in ("auto", "buttons"):
-            raise ValueError(f"flip_mode: expected 'auto' or 'buttons', got {self.flip_mode!r}")
-        if not 0.0 <= self.tempo_speedup <= 0.5:
-            raise ValueError(f"tempo_speedup: expected 0 to 0.5, got {self.tempo_speedup}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 class Journal(Protocol):
@@ -121,6 +101,8 @@ class Table:
         self._applying_t = 0  # the stamp of the judgement being applied (its locks date from it)
         self.refused_shown = 0  # presenter faults refused (a second Shown, a card never laid...)
         self._shown_times: list[int] = []  # when each card was shown, in card order
+        self.time_up = False  # the time limit ran out: the game ends with the trick in progress
+        self._time_left: int | None = None  # while paused: the playing time that was left
         if header is not None:
             self._record({"k": "header", **header})
         self._emit(game.start_events)
@@ -129,6 +111,8 @@ class Table:
                 self.outbox.append(DecisionNeeded(game.current_seat()))  # type: ignore[arg-type]
             else:
                 self._timers["flip"] = start_ns + self.settings.first_card_ns
+            if self.settings.time_limit_ns is not None:
+                self._timers["time"] = start_ns + self.settings.time_limit_ns
 
     # --- inputs ----------------------------------------------------------------------------
     def submit(self, item: Press | Stuck | Unstuck | Shown | RawEdge, arrival_ns: int | None = None) -> None:
@@ -295,12 +279,27 @@ class Table:
         if on:
             self._paused_timers = dict(self._timers)
             self._timers.clear()
+            if "time" in self._paused_timers:  # the time limit keeps what was left, not a fresh start
+                self._time_left = max(0, self._paused_timers.pop("time") - self.now_ns)
         else:
             shift = self.settings.first_card_ns
             self._timers = {k: self.now_ns + shift for k in self._paused_timers}
+            if self._time_left is not None:
+                self._timers["time"] = self.now_ns + self._time_left
+                self._time_left = None
             # what happened meanwhile (a slap judged during the pause won the pile) may have made
             # a stopped timer pointless or called for another: the same rules as after any action
             self._reschedule(pile_won=False)
+
+    def time_left_ns(self, now_ns: int) -> int | None:
+        """The playing time left at ``now_ns`` (the screen's countdown): None without a time
+        limit or once the game ended before it; 0 once it ran out; while paused, what was left."""
+        if self.time_up:
+            return 0
+        if self._time_left is not None:
+            return self._time_left
+        due = self._timers.get("time")
+        return None if due is None else max(0, due - now_ns)
 
     def drain(self) -> Sequence[Any]:
         """Everything that happened since the last call, for the outputs."""
@@ -452,6 +451,8 @@ class Table:
             return
         if name == "flip":
             self._lay()
+        elif name == "time":
+            self._time_ran_out()
         elif name == "collect":
             # A slap stamped during the collect delay may still be in flight: wait the settle
             # time for it, let the arbiter judge it first; a valid one wins the pile instead.
@@ -474,6 +475,15 @@ class Table:
             self._won_at = self._collect_at  # the window closed when the pile was due to go
             self._apply(Collect(collector))
             self._won_at = None
+
+    def _time_ran_out(self) -> None:
+        """The time limit: the game ends now, or when the trick in progress ends (`_emit`)."""
+        self.time_up = True
+        last = self.game.trick_in_progress()
+        self._record({"k": "time_up", "t": self.now_ns, "last_trick": last})
+        self.outbox.append(TimeUp(self.now_ns, last))
+        if not last:
+            self._emit(self.game.end_on_time())
 
     def _lay(self) -> None:
         seat = self.game.current_seat()
@@ -538,6 +548,9 @@ class Table:
                               "t": self.now_ns}, sync=True)
         if pile_won:
             self._sync()
+        if self.time_up and self.game.outcome() is None and not self.game.trick_in_progress():
+            self._emit(self.game.end_on_time())  # the time ran out and the trick is over
+            return
         self._reschedule(pile_won)
 
     def _reschedule(self, pile_won: bool) -> None:
@@ -582,4 +595,4 @@ class Table:
 
 
 __all__ = ["Table", "TableSettings", "Seat", "assign_seats", "Shown", "ToShow", "Judged",
-           "StationStuck", "DecisionNeeded", "SeatStats", "CollectPending", "Ignored"]
+           "StationStuck", "DecisionNeeded", "SeatStats", "CollectPending", "Ignored", "TimeUp"]
