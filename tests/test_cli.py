@@ -374,3 +374,39 @@ def test_a_press_script_in_the_journals_shape_is_checked_like_a_plain_one(tmp_pa
     assert main(["demo", "--script", str(script), "--journal", "none"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and expected in err and "line 2" in err and "Traceback" not in err
+
+
+# --- slap patterns on the command line: names separated by commas (issue #15) --------------------
+PATTERN_LIST = "doubles, sandwich, big-mac, top-bottom, marriage, divorce, tens, ten-on-top, run, flush"
+
+
+@pytest.mark.parametrize("text, patterns", [
+    ("doubles,sandwich", ("doubles", "sandwich")),
+    ("run, tens", ("doubles", "tens", "run")),        # doubles is always on; the rule book's order
+    ("sandwich", ("doubles", "sandwich")),             # one name is a list of one
+    ('["sandwich", "flush"]', ("doubles", "sandwich", "flush")),  # a TOML list still works
+])
+def test_slap_patterns_on_the_command_line_are_names_separated_by_commas(text, patterns):
+    from device.commands.common import parse_options
+    from device.rules.presets import resolve_options
+    given = parse_options([f"slaps={text}", "wrong_slap=pot-1"])
+    assert resolve_options("egyptian-ratscrew", given)["slaps"] == patterns
+    assert resolve_options("egyptian-ratscrew", given)["wrong_slap"] == "pot-1"
+
+
+def test_simulate_takes_slaps_as_a_comma_separated_list(capsys):
+    assert main(["simulate", "--preset", "egyptian-ratscrew", "--seed", "3",
+                 "--option", "slaps=doubles,sandwich"]) == 0
+    assert "egyptian-ratscrew, 2 players, seed 3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, error", [
+    ("doubles,sandwitch", "'sandwitch' is not a slap pattern (did you mean 'sandwich'?); patterns are: "
+     + PATTERN_LIST),
+    ('["doubles", "zz"]', "'zz' is not a slap pattern; patterns are: " + PATTERN_LIST),
+    ("doubles,,run", "expected slap patterns separated by commas, e.g. slaps=doubles,sandwich; "
+     "patterns are: " + PATTERN_LIST),
+])
+def test_a_bad_slap_pattern_is_one_line_naming_the_option_and_the_patterns(capsys, text, error):
+    assert main(["simulate", "--preset", "egyptian-ratscrew", "--option", f"slaps={text}"]) == 2
+    assert capsys.readouterr().err == f"slapbox simulate: error: --option 'slaps': {error}\n"

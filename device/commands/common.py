@@ -7,7 +7,8 @@ import secrets
 import tomllib
 from typing import Any
 
-from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, OptionError, check_option_text
+from device.config.schema import did_you_mean
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS, OptionError, check_option_text
 
 #: seats any preset takes (each preset's own range is checked once the preset is known)
 PLAYERS = (min(p.min_players for p in PRESETS.values()), max(p.max_players for p in PRESETS.values()))
@@ -57,12 +58,13 @@ def add_game_arguments(parser: argparse.ArgumentParser, *, preset_default: str |
                         help="round limit (bataille/paix rounds, or turns); overrides the preset's")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule option of RULES.md's table, e.g. wrong_slap=pot-1, "
-                             "slaps=[\"sandwich\"], borrow=false (repeatable); options: "
+                             "slaps=doubles,sandwich, borrow=false (repeatable); options: "
                              + ", ".join(OPTIONS))
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs; a value is read as TOML (true, 3, ["a"]) or else taken as text."""
+    """``KEY=VALUE`` pairs; a value is read as TOML (true, 3, ["a"]) or else taken as text; slap
+    patterns are a TOML list or names separated by commas (``slaps=doubles,sandwich``)."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
@@ -77,8 +79,27 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
             value = tomllib.loads(f"v = {text}")["v"]
         except (tomllib.TOMLDecodeError, ValueError, RecursionError):
             value = {"on": True, "off": False}.get(text, text)
+        if OPTIONS[key].kind == "patterns":
+            value = _patterns(key, value)
         options[key] = value
     return options
+
+
+def _patterns(key: str, value: Any) -> Any:
+    """A patterns option's value: names separated by commas become a list, and an unknown name
+    is refused by name, with the patterns there are (other values are left to the option's check)."""
+    if isinstance(value, str):
+        value = [name.strip() for name in value.split(",")]
+        if "" in value:
+            raise OptionError(f"--option {key!r}: expected slap patterns separated by commas, e.g. "
+                              f"{key}=doubles,sandwich; patterns are: {', '.join(SLAP_PATTERNS)}")
+    if isinstance(value, list):
+        for name in value:
+            if isinstance(name, str) and name not in SLAP_PATTERNS:
+                raise OptionError(f"--option {key!r}: {name!r} is not a slap pattern"
+                                  f"{did_you_mean(name, SLAP_PATTERNS)}; "
+                                  f"patterns are: {', '.join(SLAP_PATTERNS)}")
+    return value
 
 
 def pick_seed(seed: int | None) -> int:
