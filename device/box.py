@@ -68,8 +68,10 @@ class Options:
 
 
 def table_settings(opts: Options) -> TableSettings:
-    """The table's timings: the menu's tempo over the config's [timing] (defaults: TableSettings)."""
+    """The table's timings: the menu's tempo over the config's [timing] (defaults: TableSettings),
+    and the menu's time limit (Settings.time_limit_min: [game] time_limit_min or --time-limit)."""
     t, d = opts.timing, TableSettings()
+    minutes = opts.settings.time_limit_min
     if opts.settings.tempo in TEMPOS:
         tempo = ms_to_ns(TEMPOS[opts.settings.tempo])
     else:  # "custom": the config's or the command line's milliseconds
@@ -82,7 +84,8 @@ def table_settings(opts: Options) -> TableSettings:
                          tempo_min_ns=min(tempo, ns("tempo_min_ms", d.tempo_min_ns)),
                          auto_flip_timeout_ns=ns("auto_flip_timeout_ms", d.auto_flip_timeout_ns),
                          first_card_ns=ns("first_card_ms", d.first_card_ns),
-                         pile_pause_ns=ns("pile_pause_ms", d.pile_pause_ns))
+                         pile_pause_ns=ns("pile_pause_ms", d.pile_pause_ns),
+                         time_limit_ns=None if minutes is None else minutes * 60_000 * MS)
 
 
 def arbiter_settings(cfg: Config) -> ArbiterSettings:

@@ -3,6 +3,9 @@
 Identical arguments give identical output (nothing in it depends on the wall clock); a default round
 limit makes every demo end. The journal it writes can be replayed with `slapbox replay`.
 
+``--time-limit MIN`` gives the game a time limit on the virtual clock (the table's own: it ends
+with the trick in progress, the seat with most cards winning).
+
 ``--script FILE`` plays a contest as a bug report tells it: the script's presses (the press-script
 format, times from the table's start) in virtual time; the script's stations take seats in station
 order (a script using only station 3 takes seat 0), bots take the rest (``--bots all`` is refused),
@@ -12,6 +15,7 @@ and every judgement is printed. Timings are the defaults unless ``--config`` say
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import sys
@@ -27,6 +31,7 @@ from device.table.outputs import Judged
 from device.table.runner import Runner
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
 from device.table.table import TableSettings, assign_seats
+from device.table.timing import MINUTE_NS, TIME_LIMIT_MIN
 
 DEFAULT_LIMIT = 2000
 
@@ -45,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bots' difficulty (reaction time, misses, false alarms)")
     parser.add_argument("--journal", metavar="DIR|none", default=None,
                         help=f"where the game's journal goes (default {default_dir()}), or none")
+    parser.add_argument("--time-limit", metavar="MIN|none",
+                        help=f"a time limit of {TIME_LIMIT_MIN[0]} to {TIME_LIMIT_MIN[1]} minutes on the "
+                             "virtual clock: the game ends when the trick in progress ends, the seat with "
+                             "most cards winning (norvégienne: fewest; a tie is a draw)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.epilog = (f"The seed defaults to 1 and the round limit to {DEFAULT_LIMIT} turns (or the "
                      "preset's own limit), so the same command always plays the same game.")
@@ -77,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
                           f"but the game has {players} seats")
     seats = assign_seats(players, stations, DEFAULT_NAMES, bots="free", level=args.level)
     arbiter, table_settings = _timings(args)
+    if args.time_limit is not None:
+        from device.table.config import time_limit_text
+        try:
+            minutes = time_limit_text(args.time_limit)
+        except ValueError as e:
+            raise OptionError(f"--time-limit: {e}") from None
+        table_settings = dataclasses.replace(
+            table_settings, time_limit_ns=None if minutes is None else minutes * MINUTE_NS)
     spec = GameSpec(preset, args.seed, seats, options, packs, arbiter, table_settings)
     journal = None
     where = args.journal if args.journal is not None else str(default_dir())
@@ -114,10 +131,12 @@ def run(args: argparse.Namespace) -> int:
             print(judgement_line(now, j, names_by_seat))
     names: dict[int | None, str] = {s.seat: s.name for s in table.seats}
     w = outcome.winner + 1 if outcome.winner is not None else None  # people count seats from 1
+    best = "fewest" if family == "shedding" else "most"
+    on_cards = (f"seat {w} ({names.get(outcome.winner)}) has {best} cards" if outcome.winner is not None
+                else "a tie")
     who = {"win": f"seat {w} ({names.get(outcome.winner)}) wins",
            "draw": "a draw", "loop": "a loop: this deal never ends (a draw)",
-           "limit": "round limit: " + (f"seat {w} ({names.get(outcome.winner)}) has most cards"
-                                       if outcome.winner is not None else "a tie")}[outcome.termination]
+           "limit": "round limit: " + on_cards, "time": "time limit: " + on_cards}[outcome.termination]
     minutes, seconds = divmod(int(clock.now_ns() // 1_000_000_000), 60)
     unit = "rounds" if family == "battle" else "turns"
     humans = sum(1 for s in table.seats if not s.bot)

@@ -11,6 +11,10 @@ import argparse
 from device.commands.common import add_game_arguments, parse_options
 from device.inputs.keyboard import DEFAULT_KEYS, describe_keys
 from device.screen.menu import TEMPOS, Settings
+from device.table.timing import TIME_LIMIT_MIN
+
+#: --match's words (device.table.config checks them, as it does [game] match)
+MATCH_HELP = "single, best-of-3, best-of-5, best-of-7, or minutes-M: as many games as M minutes hold (5 to 180)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="time between two cards: " + ", ".join(f"{k} {v} ms" for k, v in TEMPOS.items())
                         + ", or a number of milliseconds")
     parser.add_argument("--flip-mode", choices=["auto", "buttons"], help="who turns the cards")
+    parser.add_argument("--time-limit", metavar="MIN|none",
+                        help=f"a game's time limit, {TIME_LIMIT_MIN[0]} to {TIME_LIMIT_MIN[1]} minutes, or "
+                             "none (default: [game] time_limit_min): at the limit the game ends when the "
+                             "current trick (round, turn) ends, and the seat with most cards wins "
+                             "(norvégienne: fewest; a tie is a draw); the time the menu is open does not "
+                             "count; the screen shows the time left in the last minute")
+    parser.add_argument("--match", metavar="single|best-of-N|minutes-M",
+                        help=f"what a party plays: {MATCH_HELP} (default: [game] match)")
     parser.add_argument("--input", metavar="keyboard|gpio|gpiod|bridge:URL|script:FILE",
                         help="where the buttons come from (default: [inputs] source)")
     parser.add_argument("--journal", metavar="DIR|none", help="where the game's journal goes")
@@ -59,7 +71,7 @@ def _window(text: str) -> tuple[int, int]:
 def run(args: argparse.Namespace) -> int:
     from device.config.schema import load_config
     from device.screen.config import parse_size, screen_lang
-    from device.table.config import TEMPO_MS
+    from device.table.config import TEMPO_MS, check_match, time_limit_text
     from device.rules.cards import DealError, parse_deal
     from device.rules.presets import PRESETS, OptionError, resolve_options
     from device.box import Options, arbiter_settings, check_source
@@ -90,6 +102,17 @@ def run(args: argparse.Namespace) -> int:
             tempo = "custom"
     elif "tempo_ms" in cfg.section("timing").given:
         tempo = "custom"
+    time_limit, match = game["time_limit_min"], game["match"]
+    try:
+        if args.time_limit is not None:
+            time_limit = time_limit_text(args.time_limit)
+    except ValueError as e:
+        raise OptionError(f"--time-limit: {e}") from None
+    try:
+        if args.match is not None:
+            match = check_match(args.match)
+    except ValueError as e:
+        raise OptionError(f"--match: {e}") from None
     spec = PRESETS[preset]
     players = args.players or game["players"]
     packs = None
@@ -102,11 +125,12 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"players: {preset} takes {spec.min_players} to {spec.max_players}, not {players}")
     given = {"preset": args.preset, "players": args.players if args.deal is None else len(packs or ()),
              "level": args.level, "tempo": args.tempo, "flip_mode": args.flip_mode, "lang": args.lang,
-             "options": args.option or args.max_rounds}
+             "options": args.option or args.max_rounds,
+             "time_limit_min": args.time_limit is not None, "match": args.match}
     settings = Settings(preset=preset, players=players, level=args.level or game["bot_level"],
                         tempo=tempo, flip_mode=args.flip_mode or inputs["flip_mode"],
                         lang=args.lang or screen_lang(display["lang"]), volume=cfg.section("sound")["volume"],
-                        options=options,
+                        options=options, time_limit_min=time_limit, match=match,
                         # the command line wins for this run (the menu's remembered choices do not)
                         pinned=frozenset(k for k, v in given.items() if v))
     seed = args.seed if args.seed is not None else (game["seed"] if isinstance(game["seed"], int) else None)

@@ -13,7 +13,7 @@ from device.config.schema import ErrorFn, Field, did_you_mean, is_int, num, regi
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
 from device.table.arbiter import ArbiterSettings
 from device.table.session import DEFAULT_NAMES
-from device.table.table import TableSettings
+from device.table.timing import TIME_LIMIT_MIN, TableSettings
 
 MS = 1_000_000
 
@@ -51,6 +51,46 @@ def _check_seed(value: Any) -> Any:
     if value == "random" or (is_int(value) and value >= 0):
         return value
     raise ValueError(f"expected 'random' or a whole number >= 0, got {show(value)}")
+
+
+#: [game] match and --match: a single game, the best of N games, or games for M minutes
+MATCH_BEST_OF = (3, 5, 7)
+MATCH_MINUTES = (5, 180)
+MATCH_EXPECTED = ('"single", ' + ", ".join(f'"best-of-{n}"' for n in MATCH_BEST_OF)
+                  + f' or "minutes-M" (M from {MATCH_MINUTES[0]} to {MATCH_MINUTES[1]})')
+TIME_LIMIT_EXPECTED = (f'"none" or a whole number of minutes from {TIME_LIMIT_MIN[0]} to '
+                       f'{TIME_LIMIT_MIN[1]}')
+
+
+def check_time_limit(value: Any) -> int | None:
+    """[game] time_limit_min: minutes, or None for "none" (ValueError: what is expected)."""
+    if value is None or value == "none":
+        return None
+    if is_int(value) and TIME_LIMIT_MIN[0] <= value <= TIME_LIMIT_MIN[1]:
+        return int(value)
+    raise ValueError(f"expected {TIME_LIMIT_EXPECTED}, got {show(value)}")
+
+
+def time_limit_text(text: str) -> int | None:
+    """--time-limit MIN as typed: ``none`` or a whole number of minutes (ValueError otherwise)."""
+    word = text.strip()
+    if word.isdigit() and len(word) <= 6:
+        return check_time_limit(int(word))
+    if word == "none":
+        return None
+    raise ValueError(f"expected {TIME_LIMIT_EXPECTED}, got {text[:40]!r}")
+
+
+def check_match(value: Any) -> str:
+    """[game] match (and --match): ``single``, ``best-of-N`` or ``minutes-M``, as given."""
+    if isinstance(value, str):
+        stem, _, n = value.rpartition("-")
+        if value == "single" or (stem == "best-of" and n in {str(b) for b in MATCH_BEST_OF}):
+            return value
+        if stem == "minutes" and n.isdigit() and len(n) < 6 and MATCH_MINUTES[0] <= int(n) <= MATCH_MINUTES[1] \
+                and n == str(int(n)):
+            return value
+    raise ValueError(f"expected {MATCH_EXPECTED}, got {show(value)}")
 
 
 def _option_doc(key: str) -> str:
@@ -110,6 +150,12 @@ GAME_FIELDS = (
           check=_check_seed),
     Field("options", "table", {}, "the rule options of RULES.md's table; only those of the preset are accepted\n"
           "(the preset's defaults are filled in)", key_doc=_option_doc),
+    Field("time_limit_min", "any", None, f"a game's time limit: {TIME_LIMIT_EXPECTED}; at the limit the game "
+          "ends when the current trick (round, turn) ends, and the seat with most cards wins (norvégienne: "
+          "fewest), a tie for most is a draw; the time a menu is open does not count (a table setting: "
+          "slapbox simulate ignores it)", check=check_time_limit),
+    Field("match", "str", "single", "what a party plays: one game, the best of N games or as many games as "
+          f"M minutes hold; {MATCH_EXPECTED}", check=check_match),
 )
 
 register_section("game", GAME_FIELDS, "What is played and by whom.", validate=_validate_game)
