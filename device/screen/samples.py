@@ -25,12 +25,16 @@ from device.screen.scene import (
     attract_scene,
     game_scene,
     help_scene,
+    join_scene,
     menu_scene,
     message_scene,
+    names_scene,
     norvegienne_chooser,
     over_scene,
     pass_scene,
+    standings_scene,
 )
+from device.screen.scene.model import JoinView, NamesView, PickerView, StandingRow, StandingsView, StationTile
 from device.table.arbiter import Award, WrongSlapCall
 from device.table.runner import Runner
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
@@ -211,6 +215,42 @@ def _help(size: tuple[int, int], lang: str, crowd: bool) -> Scene:
                       size, lang)
 
 
+def _join(size: tuple[int, int], lang: str, crowd: bool) -> Scene:
+    """The button check: stations that pressed (one lit), one not yet, one stuck down, one bouncing."""
+    names = list(LONG_NAMES if crowd else DEFAULT_NAMES)
+    n = 8 if crowd else 4
+    problems = {2: "stuck", 5: "chatter"}
+    tiles = tuple(StationTile(s, s != 3, s if s != 3 else None, names[s], problems.get(s), lit=s == 0)
+                  for s in range(n))
+    return join_scene(JoinView(tiles, bots=8 - n if crowd else 2, can_start=True), size, lang)
+
+
+def _names_view(crowd: bool) -> NamesView:
+    names = list(LONG_NAMES if crowd else DEFAULT_NAMES)
+    pickers = [PickerView(0, 0, "list", names[0], current=names[0]),
+               PickerView(1, 1, "wheel", names[1], typed=names[1][:3], letter="e", upcoming=("f", "g", "h")),
+               PickerView(2, 2, "list", names[2], current_key="names.keep"),
+               PickerView(3, 3, "done", names[3], name=names[3])]
+    if crowd:
+        pickers += [PickerView(4, 4, "list", names[4], current_key="names.new"),
+                    PickerView(5, 5, "wheel", names[5], typed=names[5][:15], letter_key="wheel.done",
+                               upcoming=("wheel.space", "wheel.delete", "a")),
+                    PickerView(6, 6, "wheel", names[6], typed="", letter_key="wheel.space",
+                               upcoming=("a", "b")),
+                    PickerView(7, 7, "done", names[7], name=names[7])]
+    return NamesView(tuple(pickers))
+
+
+def _standings(size: tuple[int, int], lang: str, crowd: bool, over: bool = False) -> Scene:
+    """A best-of-5 match after game 3 (``over``: after game 5, won)."""
+    names = list(LONG_NAMES if crowd else DEFAULT_NAMES)[:8 if crowd else 4]
+    wins = [3, 1, 1, 0, 0, 0, 0, 0] if over else [2, 1, 0, 0, 0, 0, 0, 0]
+    rows = tuple(StandingRow(nm, s, wins[s], leader=s == 0) for s, nm in enumerate(names))
+    view = StandingsView(rows, played=5 if over else 3, total=5, last_winner=names[0],
+                         photo=(names[1], names[0], 3_200_000), over=over, winner=names[0] if over else None)
+    return standings_scene(view, size, lang)
+
+
 Builder = Callable[[tuple[int, int], str, bool], Scene]
 BUILDERS: dict[str, Builder] = {
     "attract": _attract,
@@ -233,6 +273,10 @@ BUILDERS: dict[str, Builder] = {
     "over-board": lambda size, lang, crowd: over_scene(moment("over", crowd).table, size, lang, _board(crowd),
                                                        page=1),
     "help": _help,
+    "join": _join,
+    "names": lambda size, lang, crowd: names_scene(_names_view(crowd), size, lang),
+    "standings": _standings,
+    "standings-over": lambda size, lang, crowd: _standings(size, lang, crowd, over=True),
     "shutdown": lambda size, lang, crowd: message_scene([i18n.tr(lang, "shutdown.hold"),
                                                          i18n.tr(lang, "shutdown.dev")], size, lang),
 }
