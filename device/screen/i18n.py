@@ -539,7 +539,7 @@ _FR: dict[str, str] = {
     "menu.rules.card": "Fiche des règles",
     "rulescard.title": "{game} : règles maison",
     "rulescard.line": "{label} : {value}",
-    "rulescard.time_limit": "Limite de temps : {n} min",
+    "rulescard.time_limit": "Temps limite : {n} min",
     "rulescard.page": "{page}/{pages}",
     "rulescard.hint": "Maintenir : retour",
     "rulescard.hint.pages": "Les pages tournent toutes seules · maintenir : retour",
