@@ -14,7 +14,7 @@ import gc
 import logging
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,6 +185,11 @@ class Inputs:
             return max(1, len(self.wired.stations))
         return 8
 
+    def station_faults(self) -> dict[int, int]:
+        """Per station, the edges its backend lost or had to repair so far (the button check
+        names a station whose count grows); the keyboard and the bridge count none per station."""
+        return self.gpio.station_faults() if self.gpio is not None else {}
+
     def set_led(self, station: int | None, on: bool) -> None:
         wired = self.wired
         if wired is not None and station is not None and 0 <= station < len(wired.stations):
@@ -212,8 +217,11 @@ class Box:
         self.inputs = Inputs(opts.source, opts, self.clock, wake=wake)
         self.folder = journal_folder(opts)
 
-    def plan(self, stations: list[int], *, attract: bool = False) -> GameSpec:
-        """The next game: the menu's settings, the joined stations in seats, bots in the rest."""
+    def plan(self, stations: list[int], *, attract: bool = False,
+             names: Mapping[int, str] | None = None) -> GameSpec:
+        """The next game: the menu's settings, the joined stations in seats, bots in the rest.
+        ``names``: the players' names by station (the party's); the bots then take the
+        config's names no player has. None: the config's names by seat."""
         from device.rules.presets import PRESETS
         opts, s = self.opts, self.opts.settings
         players = max(s.players, len(stations)) if not attract else s.players
@@ -221,7 +229,9 @@ class Box:
             players = len(opts.packs)
         preset = PRESETS[s.preset]
         players = max(preset.min_players, min(players, preset.max_players))
-        seats = assign_seats(players, [] if attract else stations, opts.names, bots="free",
+        seat_names = opts.names if names is None or attract else _seat_names(
+            sorted(set(stations))[:players], players, names, opts.names)
+        seats = assign_seats(players, [] if attract else stations, seat_names, bots="free",
                              level=s.level)
         seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
         return GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
@@ -229,13 +239,13 @@ class Box:
 
     def new_match(self, stations: list[int], *, attract: bool = False,
                   feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
-                  headless: bool = False) -> Match:
+                  headless: bool = False, names: Mapping[int, str] | None = None) -> Match:
         """A game starts now: journaled (unless attract mode), the script's presses scheduled;
         the oldest journals beyond [service] journal_keep_games and journal_max_mb are deleted
         (never this game's, nor one that could be resumed)."""
         folder = None if attract else self.folder
         resumable = unfinished(folder) if folder is not None else None
-        match = Match.start(self.plan(stations, attract=attract), self.clock, folder,
+        match = Match.start(self.plan(stations, attract=attract, names=names), self.clock, folder,
                             attract=attract, feed_factory=feed_factory, on_item=on_item,
                             headless=headless, script=None if attract else self.inputs.script)
         if folder is not None:
@@ -256,6 +266,15 @@ class Box:
 
     def close(self) -> None:
         self.inputs.close()
+
+
+def _seat_names(joined: list[int], players: int, names: Mapping[int, str],
+                defaults: list[str]) -> list[str]:
+    """The names by seat: the joined stations' (in seat order), then the bots', from the
+    ``defaults`` no player has (by number once they run out)."""
+    mine = [names.get(st) or (defaults[st] if st < len(defaults) else str(st + 1)) for st in joined]
+    spare = iter([n for n in defaults if n not in mine])
+    return mine + [next(spare, str(seat + 1)) for seat in range(len(mine), players)]
 
 
 def end_of_start() -> None:

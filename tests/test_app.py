@@ -70,7 +70,13 @@ def test_attract_mode_any_press_joins_then_tap_is_next_and_hold_chooses(make_app
     tap(app, 5, t + 1500 * MS)  # another station joins
     assert app.joined == [2, 5]
     app.menu.cursor = 0
-    hold(app, 2, t + 2000 * MS)  # Start
+    hold(app, 2, t + 2000 * MS)  # Start: the button check, where the joined stations are seated
+    assert app.mode == "join"
+    hold(app, 5, t + 3000 * MS)  # a joined player's hold: the names
+    assert app.mode == "names"
+    hold(app, 2, t + 4000 * MS)  # each keeps the default name (the first choice) ...
+    assert app.mode == "names"
+    hold(app, 5, t + 5000 * MS)  # ... and once everyone has chosen, the game starts
     assert app.mode == "game"
     seats = app.match.table.seats
     assert [(s.station, s.bot) for s in seats] == [(2, False), (5, False), (None, True)]
@@ -78,8 +84,8 @@ def test_attract_mode_any_press_joins_then_tap_is_next_and_hold_chooses(make_app
 
 def test_keyboard_start_menu_key_pauses_and_resumes(make_app):
     app = make_app()
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # attract -> menu
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # Start
+    for _ in range(4):  # attract -> menu, Start -> the button check, station 1 joins -> names, keep it
+        app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())
     assert app.mode == "game"
     assert app.match.table.seats[0].station == 0 and not app.match.table.seats[0].bot
     app.draw()
@@ -217,7 +223,7 @@ def test_the_mouse_drives_the_menu_in_developer_mode(make_app):
     assert app.opts.settings.preset == "bataille-corse"
     app.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1), app.clock.now_ns())
     app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(10, 10)), app.clock.now_ns())
-    assert app.mode == "game"  # a click on Start starts the game
+    assert app.mode == "join"  # a click on Start opens the button check
 
 
 def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_looking(make_app):
@@ -246,8 +252,8 @@ def test_a_norvegienne_hold_seen_by_the_loop_chooses_and_the_same_player_keeps_l
 def test_a_game_stopped_by_a_crash_comes_back_paused_and_quitting_it_leaves_it(make_app, tmp_path):
     from device.journal.journal import read_journal, unfinished
     app = make_app()
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # attract -> menu
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())  # Start
+    for _ in range(4):  # attract -> menu, Start -> the button check, station 1 joins -> names, keep it
+        app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), app.clock.now_ns())
     t = app.clock.now_ns()
     app.tick(t + 3000 * MS)  # the first cards are laid
     table = app.match.table

@@ -134,3 +134,57 @@ def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_a_name_picked_with_key_holds_in_a_real_window_is_on_the_leaderboard(tmp_path, xvfb):
+    """The party's way in, on the real clock: station 1's key (A) joins, Enter opens the button
+    check, a hold goes on to the names, then taps and holds of A alone spell "Ab" on the letter
+    wheel; the game (strip-jack-naked, one round) ends and "Ab" is on the leaderboard."""
+    from device.screen.picker import DONE, WHEEL
+    xdotool = need("xdotool", "xdotool")
+    journal = tmp_path / "journal"
+    (tmp_path / "box.toml").write_text(
+        '[game]\npreset = "strip-jack-naked"\nplayers = 2\nseed = 3\noptions = { max_rounds = 1 }\n'
+        "[timing]\ntempo_ms = 100\ntempo_min_ms = 100\nfirst_card_ms = 0\npile_pause_ms = 0\n")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(DEADLINE_S)
+    env = {**os.environ, "DISPLAY": xvfb, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
+           "SLAPBOX_CONFIG": str(tmp_path / "box.toml"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "NOTIFY_SOCKET": str(tmp_path / "notify")}
+    cmd = [sys.executable, "-m", "device.cli", "play", "--window", "800x480", "--journal", str(journal),
+           "--lang", "en"]
+    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 2 * DEADLINE_S
+    try:
+        assert notify.recv(100) == b"READY=1"  # the first frame is up: the keys reach the app
+        window = wait_for("the slapbox window", lambda: subprocess.run(
+            [xdotool, "search", "--onlyvisible", "--pid", str(proc.pid)], env=env, capture_output=True,
+            text=True).stdout.split(), deadline, proc)[-1]
+        subprocess.run([xdotool, "windowactivate", "--sync", window], env=env, capture_output=True)
+        subprocess.run([xdotool, "windowfocus", "--sync", window], env=env, capture_output=True)
+        # A held for 0.9 s is a hold (the box's is 0.6 s); 0.1 s is a tap. These pauses are the
+        # player's hands, not waits for the app: X queues the keys and the app reads them in order.
+        tap = ["keydown", "a", "sleep", "0.1", "keyup", "a", "sleep", "0.1"]
+        hold = ["keydown", "a", "sleep", "0.9", "keyup", "a", "sleep", "0.2"]
+        to_done = WHEEL.index(DONE) - WHEEL.index("B")
+        steps = (tap                                    # station 1 joins: the menu
+                 + ["key", "Return", "sleep", "0.2"]  # Start: the button check
+                 + hold                                 # on to the names
+                 + tap + hold                           # "new name": the letter wheel
+                 + hold + tap + hold                    # A, then B
+                 + tap * to_done + hold)                # round to "done"
+        subprocess.run([xdotool, *steps], env=env, check=True, timeout=DEADLINE_S)
+        board = journal / "leaderboard.json"
+        names = wait_for("Ab on the leaderboard", lambda: board.exists() and [
+            p["name"] for p in json.loads(board.read_text())["players"]], deadline, proc)
+        assert names == ["Ab"]
+        assert json.loads((journal / "names.json").read_text())["names"] == ["Ab"]
+    finally:
+        notify.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()

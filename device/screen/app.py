@@ -23,7 +23,9 @@ from device.clock import Clock
 from device.inputs.press import MENU_STATION, LinkStatus, Press, RawEdge, Stuck, Unstuck
 from device.journal.stats import FILE_NAME, Leaderboard
 from device.rules.events import GameOver, PileWon
+from device.screen.chooser import HOLD_NS, Choosing
 from device.screen.menu import Menu
+from device.screen.party import Party
 from device.table.arbiter import Award, WrongSlapCall
 from device.table.match import Match
 from device.table.table import DecisionNeeded, Judged, Table, ToShow
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("slapbox")
 MS = 1_000_000
-HOLD_NS = 600 * MS          # a press held this long is a "hold" (choose) outside a game
 SHUTDOWN_HOLD_NS = 5000 * MS
 IDLE_WAIT_NS = 250 * MS     # the longest the loop sleeps when nothing is due
 REFRESH_NS = 250 * MS       # redraw at least this often (banners and flashes expire)
@@ -41,11 +42,13 @@ KEY_POLL_NS = 10 * MS       # developer mode: how often keys are read while card
 QUIET_KEY_POLL_NS = 50 * MS  # ... and when nothing has happened for HOT_NS
 HOT_NS = 3000 * MS
 BOX_POLL_NS = 100 * MS      # the box: SDL's events (none expected) are looked at this often
+#: the screens where a station's first press seats it
+JOINING = ("attract", "menu", "join", "names", "standings", "over")
 #: set to "1", the app stops once its first frame is flipped (slapbox bench startup)
 EXIT_AFTER_FIRST_FRAME = "SLAPBOX_EXIT_AFTER_FIRST_FRAME"
 
 
-class App:
+class App(Choosing):
     """Attract mode, menus, the game, pause, pass-the-box, game over: one state at a time."""
 
     def __init__(self, opts: Options, display: Any, *, clock: Clock | None = None,
@@ -78,7 +81,8 @@ class App:
         self.prefs = Prefs(self.box.folder)  # the menu's choices, remembered between starts
         if self.prefs.restore(opts.settings, opts.settings.pinned) and sounds is not None:
             sounds.set_volume(opts.settings.volume / 100)
-        self.menu = Menu(opts.settings, dev_mode=not opts.service)
+        self.party = Party(self)  # the button check, the players' names, the match
+        self.menu = self._new_menu()
         self.mode = "attract"
         self.joined: list[int] = []
         self.match: Match | None = None
@@ -227,6 +231,8 @@ class App:
     def _menu_keys(self, ev: Any) -> bool:
         """Developer mode: arrows, Enter and Esc drive the menus directly."""
         pg = self.pg
+        if ev.type == pg.KEYDOWN and self.mode in ("join", "names", "standings"):
+            return self.party.key(ev)
         if ev.type != pg.KEYDOWN or self.mode not in ("menu", "pause", "over", "attract"):
             return False
         if self.mode in ("menu", "pause"):
@@ -283,8 +289,10 @@ class App:
             now = self.clock.now_ns()
             if isinstance(item, Press):
                 self.press(item, now)
-            elif isinstance(item, (Stuck, Unstuck)) and self.match is not None:
-                self.match.table.submit(item, now)
+            elif isinstance(item, (Stuck, Unstuck)):
+                self.party.on_stuck(item.station, isinstance(item, Stuck))  # the button check names it
+                if self.match is not None:
+                    self.match.table.submit(item, now)
             elif isinstance(item, LinkStatus):
                 self._on_link(item)
             elif type(item) is RawEdge and self.match is not None:
@@ -304,20 +312,26 @@ class App:
                 return
             self.match.table.submit(press, arrival)
             return
-        # Outside a game: tap = next, hold = choose; the first press of a station joins it.
+        # Outside a game: tap = next, hold = choose; the first press of a station joins it
+        # (between games too: a late joiner plays the next one).
         if press.edge == "press":
-            if press.station not in self.joined and self.mode in ("attract", "menu"):
-                self.joined.append(press.station)
+            if press.station not in self.joined and self.mode in JOINING:
+                self.party.join(press.station, arrival)
                 if self.mode == "attract":
                     self._to_menu()
+                elif self.mode == "names":
+                    self.party.open_names(arrival)  # the newcomer picks a name too
                 return
+            if self.mode == "join":
+                self.party.check_press(press, arrival)
             self.held[press.station] = press.t_ns
+            self.hold_done.discard(press.station)  # a hold whose release went to a game is over
         else:
             t0 = self.held.pop(press.station, None)
             if press.station in self.hold_done:
                 self.hold_done.discard(press.station)
             elif t0 is not None:
-                self._tap()
+                self._tap(press.station)
 
     def _on_menu_button(self, press: Press, now: int) -> None:
         if press.edge == "press":
@@ -330,32 +344,50 @@ class App:
             self._pause(True)
         elif self.mode == "pause":
             self._pause(False)
-        elif self.mode in ("menu", "over", "attract"):
+        elif self.mode == "names":
+            self.party.finish_names()  # the players still choosing keep their default names
+        elif self.mode in ("menu", "over", "attract", "join", "standings"):
             if self.mode == "menu" and self.menu.page.startswith("rules"):
                 self.menu.back()  # a house-rule group's page goes up to the groups, then the menu
             else:
                 self._to_menu()
 
-    def _tap(self) -> None:
+    def _tap(self, station: int) -> None:
         if self.mode in ("menu", "pause"):
             self.menu.next()
+        elif self.mode == "names":
+            self.party.tap(station)
+        elif self.mode == "standings":
+            self.mode = "over"      # the last game's statistics ...
         elif self.mode == "over":
-            self._to_menu()
+            if self.party.in_match():
+                self.mode = "standings"  # ... and back to the match
+            else:
+                self._to_menu()
 
-    def _hold(self) -> None:
+    def _hold(self, station: int) -> None:
         if self.mode == "game" and self.private and self.pending_human() is not None:
             self._choose_current()
             return
         if self.mode in ("menu", "pause"):
             self.menu_action(self.menu.choose())
-        elif self.mode == "over":
-            self._start_game()
+        elif self.mode == "join":
+            if station in self.joined:
+                self.party.open_names(self.clock.now_ns())
+        elif self.mode == "names":
+            self.party.hold(station)
+        elif self.mode in ("over", "standings"):
+            self.party.next_game()  # the next game of the match, or the rematch
 
     # --- states ---------------------------------------------------------------------------
     def menu_action(self, action: str | None) -> None:
         """Do what the menu's chosen item says (start, resume, quit_game, quit, shutdown)."""
-        if action == "start":
-            self._start_game()
+        if action in ("start", "check"):
+            self._open_join()
+        elif action is not None and action.startswith("forget:"):
+            self.party.forget(action.split(":", 1)[1])
+            self.menu.known_names = list(self.party.book.names)
+            return
         elif action == "resume":
             if self.unlinked is not None:  # without its buttons the game would judge nobody
                 self.say("link.lost", ms=None, reason=self.unlinked.reason or self.unlinked.state)
@@ -373,11 +405,25 @@ class App:
                 self.sounds.set_volume(self.opts.settings.volume / 100)
             self.prefs.save(self.opts.settings, self.opts.settings.pinned)
 
+    def _new_menu(self, page: str = "main") -> Menu:
+        return Menu(self.opts.settings, page, dev_mode=not self.opts.service,
+                    names=self.party.book.names)
+
     def _to_menu(self) -> None:
         if self.match is not None and self.match.attract:
             self._end_match()
+        self.party.end()
         self.mode = "menu"
-        self.menu = Menu(self.opts.settings, dev_mode=not self.opts.service)
+        self.menu = self._new_menu()
+
+    def _open_join(self) -> None:
+        """The button check, which seats the players (the menu's Start and Button check)."""
+        if self.match is not None and self.match.attract:
+            self._end_match()
+        if self.opts.all_bots:
+            self.party.start_game()  # nobody to seat: the bots play
+            return
+        self.party.open_join(self.clock.now_ns())
 
     def _start_attract(self) -> None:
         self._end_match()
@@ -391,11 +437,17 @@ class App:
         return self.Feed(lang=self.opts.settings.lang, names=[s.name for s in table.seats])
 
     def _start_game(self) -> None:
+        self.start_game(None)
+
+    def start_game(self, names: dict[int, str] | None) -> None:
+        """A game starts now with the joined stations (``names``: theirs, by station; None:
+        the config's names by seat)."""
         self._end_match()
         if not self.joined and not self.opts.all_bots and self.opts.source == "keyboard":
             self.joined = [0]  # the laptop's own player: station 1's keys
         self.match = self.box.new_match(sorted(self.joined), feed_factory=self._feed_for,
-                                        on_item=self._sound_and_leds)
+                                        on_item=self._sound_and_leds, names=names)
+        self.party.named.update(self.joined)  # a rematch asks no one for a name again
         self.mode = "game"
         self.shown = set()
         self.private = False
@@ -412,7 +464,7 @@ class App:
         self.match.table.pause(on)
         self.mode = "pause" if on else "game"
         if on:
-            self.menu = Menu(self.opts.settings, "pause", dev_mode=not self.opts.service)
+            self.menu = self._new_menu("pause")
 
     def _shutdown(self) -> None:
         if not self.opts.service:
@@ -433,7 +485,7 @@ class App:
             if station not in self.hold_done and now - t0 >= HOLD_NS:
                 self.hold_done.add(station)
                 self.held.pop(station, None)
-                self._hold()
+                self._hold(station)
         if self.menu_down is not None and now - self.menu_down >= SHUTDOWN_HOLD_NS:
             self.menu_down = None
             self._shutdown()
@@ -451,7 +503,7 @@ class App:
                 elif now - self.over_since > 4000 * MS:  # the demo's end stays up a moment
                     self.over_since = 0
                     self._start_attract()
-        if self.mode in ("menu", "over") and now - self.last_input > self.opts.idle_attract_ns:
+        if self.mode in ("menu", "over", "join") and now - self.last_input > self.opts.idle_attract_ns:
             self._start_attract()
 
     def _sound_and_leds(self, item: Any, match: Match) -> None:
@@ -469,6 +521,8 @@ class App:
             if isinstance(item.decision, Award):
                 if sounds:
                     sounds.play("slap")
+                if not match.attract:
+                    self.party.photo_finish(item.decision, item.seat, item.seat_of, match)
                 self.inputs.blink(st, 3, 150 * MS)
             elif isinstance(item.decision, WrongSlapCall):
                 if sounds:
@@ -493,63 +547,9 @@ class App:
         except OSError as e:
             log.warning("leaderboard: cannot save (%s)", e)
         match.close()
-        self.mode = "over"
+        self.mode = self.party.game_over(match, now)  # "over", or the match's standings
         self.over_since = now
         self.last_input = now
-
-    # --- norvégienne choices ----------------------------------------------------------------
-    def pending_human(self) -> int | None:
-        """The seat whose choice the game waits for, if a person plays it."""
-        if self.match is None:
-            return None
-        seat = self.match.table.pending_decision()
-        if seat is None or self.match.table.seats[seat].bot:
-            return None
-        return seat
-
-    def _choose_with(self, press: Press) -> None:
-        """The seat whose choice it is uses its own buttons: first press looks, tap = next,
-        hold = choose (as soon as the loop sees it held; see _hold)."""
-        seat = self.pending_human()
-        table = self.match.table  # type: ignore[union-attr]
-        if seat is None or table.seats[seat].station != press.station:
-            return
-        if press.edge == "press":
-            if not self.private:
-                self.private = True
-                self._looker = seat
-                self.hold_done.add(press.station)
-                return
-            self.held[press.station] = press.t_ns
-            return
-        t0 = self.held.pop(press.station, None)
-        if press.station in self.hold_done:
-            self.hold_done.discard(press.station)
-            return
-        if t0 is None:
-            return
-        if press.t_ns - t0 >= HOLD_NS:  # a hold the loop did not see yet (released at once)
-            self._choose_current()
-        else:
-            self.chooser_cursor = (self.chooser_cursor + 1) % max(1, len(self.decisions()))
-
-    def decisions(self) -> list[Any]:
-        """The pending seat's choices in the chooser's order: "ready" first in the swap phase
-        (most players keep their cards), then the rest as the rules list them."""
-        from device.rules.actions import Ready
-        actions = self.match.table.legal_decisions() if self.match is not None else []
-        return [a for a in actions if isinstance(a, Ready)] + [a for a in actions if not isinstance(a, Ready)]
-
-    def _choose_current(self) -> None:
-        """The pending seat's choice under the cursor is made."""
-        seat = self.pending_human()
-        if seat is None or self.match is None:
-            return
-        table = self.match.table
-        actions = self.decisions()
-        if actions:
-            table.decide(seat, actions[self.chooser_cursor % len(actions)], self.clock.now_ns())
-            self.chooser_cursor = 0
 
     # --- drawing --------------------------------------------------------------------------
     def scene(self) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS, WRONG_SLAPS
+from device.table.series import MATCH_CHOICES
 
 TEMPOS = {"slow": 1300, "normal": 900, "fast": 550}  # ms between two cards
 LEVELS = ("easy", "normal", "hard")
@@ -34,6 +35,17 @@ PENALTY_KINDS: dict[str, tuple[int, ...]] = {
     "pot": (1, 2, 3), "bottom": (1, 2, 3), "lockout": (), "lockout-cards": tuple(range(1, 11)),
     "gift": (), "none": ()}
 _PENALTY_DEFAULT_N = {"pot": 2, "bottom": 1, "lockout-cards": 3}
+TIME_LIMITS = (None, 3, 5, 10, 15, 20, 30)  # a game's time limit in minutes (None: none)
+#: the settings bundles: each a named set of the ordinary settings (shown before it is applied,
+#: and every one of them can be changed after); "wrong_slap" applies to the games that have it
+BUNDLES: dict[str, dict[str, Any]] = {
+    "family": {"tempo": "slow", "wrong_slap": "none", "level": "easy", "time_limit_min": None,
+               "match": "single"},
+    "party": {"tempo": "normal", "wrong_slap": None, "level": "normal", "time_limit_min": 10,
+              "match": "single"},  # wrong_slap None: the game's own default
+    "tournament": {"tempo": "fast", "wrong_slap": "pot-2", "level": "hard", "time_limit_min": None,
+                   "match": "best-of-5"},
+}
 
 
 def penalty_parts(rule: str) -> tuple[str, int | None]:
@@ -116,11 +128,14 @@ def option_values(name: str) -> tuple:
 class Menu:
     """A list of items with a cursor. ``page`` is "main", "rules" or "pause"."""
 
-    def __init__(self, settings: Settings, page: str = "main", *, dev_mode: bool = True) -> None:
+    def __init__(self, settings: Settings, page: str = "main", *, dev_mode: bool = True,
+                 names: list[str] | None = None) -> None:
         self.settings = settings
         self.page = page
         self.dev_mode = dev_mode
         self.cursor = 0
+        #: the names the box remembers (the "forget a name" page)
+        self.known_names = list(names or [])
 
     # --- the items of each page ----------------------------------------------------------
     def items(self) -> list[str]:
@@ -145,7 +160,17 @@ class Menu:
         if self.page == "rules:challenge":
             skip = {"slaps", "wrong_slap", *PATTERN_OPTIONS, *PENALTY_OPTIONS}
             return [f"option:{o}" for o in mine if o not in skip] + ["up"]
-        items = ["start", "preset", "players", "level", "tempo", "flip_mode", "rules", "lang", "volume"]
+        if self.page == "party":
+            return ["match", "time_limit", "check", "names", "up"]
+        if self.page == "names":
+            return [f"forget:{n}" for n in self.known_names] + ["up"]
+        if self.page == "bundle":
+            return [f"bundle:{b}" for b in BUNDLES] + ["up"]
+        if self.page.startswith("bundle:"):
+            bundle = self.page.split(":", 1)[1]
+            return ["apply"] + [f"shows:{bundle}:{k}" for k in BUNDLES[bundle]] + ["up"]
+        items = ["start", "preset", "players", "level", "tempo", "flip_mode", "rules", "party", "bundle",
+                 "lang", "volume"]
         items.append("quit" if self.dev_mode else "shutdown")
         return items
 
@@ -166,8 +191,21 @@ class Menu:
         after a setting stepped to its next value (``step`` -1 steps back)."""
         item = self.current()
         s = self.settings
-        if item in ("start", "resume", "quit_game", "quit", "shutdown"):
+        if item in ("start", "resume", "quit_game", "quit", "shutdown", "check"):
             return item
+        if item.startswith("forget:"):
+            self.known_names.remove(item.split(":", 1)[1])
+            return item  # the app forgets it for good
+        if item in ("party", "names", "bundle") or item.startswith("bundle:"):
+            self.page, self.cursor = item, 0
+            return None
+        if item == "apply":
+            self.apply_bundle(self.page.split(":", 1)[1])
+            self.page = "main"
+            self.cursor = self.items().index("bundle")
+            return None
+        if item.startswith("shows:"):
+            return None  # a line of the bundle's list: it is shown, applying sets it
         if item == "rules":
             self.page, self.cursor = "rules", 0
             return None
@@ -199,6 +237,10 @@ class Menu:
             s.lang = _cycle(LANGS, s.lang, step)
         elif item == "volume":
             s.volume = _cycle(VOLUMES, s.volume, step)
+        elif item == "match":
+            s.match = _cycle(MATCH_CHOICES, s.match, step)
+        elif item == "time_limit":
+            s.time_limit_min = _cycle(TIME_LIMITS, s.time_limit_min, step)
         elif item.startswith("pattern:"):
             p = item.split(":", 1)[1]
             on = set(s.option_value("slaps")) ^ {p}
@@ -224,9 +266,26 @@ class Menu:
                 s.options[name] = list(value) if isinstance(value, tuple) else value
         return None
 
+    def apply_bundle(self, name: str) -> None:
+        """Set the bundle's settings (each can still be changed after)."""
+        s = self.settings
+        for key, value in BUNDLES[name].items():
+            if key == "wrong_slap":
+                if "wrong_slap" in PRESETS[s.preset].defaults:
+                    self._set_option("wrong_slap", value if value is not None
+                                     else PRESETS[s.preset].defaults["wrong_slap"])
+            else:
+                setattr(s, key, value)
+
     def back(self) -> None:
         """Esc / "back": a house-rule group's page goes up to the groups, the groups to the main
         menu (the cursor on where it came from)."""
+        up = {"names": "party", "party": "main", "bundle": "main"}
+        if self.page in up or self.page.startswith("bundle:"):
+            came = self.page
+            self.page = up.get(came, "bundle")
+            self.cursor = self.items().index(came)
+            return
         if self.page.startswith("rules:"):
             came = self.page
             self.page = "rules"
@@ -253,7 +312,10 @@ class Menu:
             label, value, args = _describe(item, s)
             out.append(ItemView(label, value, args, item == current))
         title = {"main": "menu.title", "rules": "menu.house_rules", "pause": "menu.title",
-                 **dict(GROUPS)}[self.page]
+                 "party": "menu.party", "names": "menu.names", "bundle": "menu.bundle",
+                 **dict(GROUPS)}.get(self.page, "menu.bundle")
+        if self.page.startswith("bundle:"):
+            title = f"bundle.{self.page.split(':', 1)[1]}"
         return MenuView(title, tuple(out))
 
 
@@ -269,6 +331,19 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
         return "menu.shutdown", None, ()
     if item in ("back", "up"):
         return "menu.back", None, ()
+    if item in ("party", "names", "bundle", "check", "apply"):
+        return f"menu.{item}", None, ()
+    if item.startswith("forget:"):
+        return "menu.forget", "value.name", (("name", item.split(":", 1)[1]),)
+    if item.startswith("bundle:"):
+        return f"bundle.{item.split(':', 1)[1]}", None, ()
+    if item == "match":
+        return "menu.match", *_match_value(s.match)
+    if item == "time_limit":
+        n = s.time_limit_min
+        return "menu.time_limit", "value.none" if n is None else "value.minutes", (("n", n),)
+    if item.startswith("shows:"):
+        return _bundle_line(item.split(":", 1)[1], s)
     if item == CARD_PAGE:
         return "menu.rules.card", None, ()
     if item.startswith("rules:"):
@@ -311,3 +386,34 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
     if isinstance(value, int):
         return label, "number", (("n", value),)
     return label, f"value.{name}.{value}", ()
+
+
+def _match_value(match: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """The value key of a match setting: a single game, best of N, or M minutes."""
+    stem, _, n = match.rpartition("-")
+    if stem == "best-of":
+        return "value.best_of", (("n", int(n)),)
+    if stem == "minutes":
+        return "value.match_minutes", (("n", int(n)),)
+    return "value.single", ()
+
+
+def _bundle_line(item: str, s: Settings) -> tuple[str, str | None, tuple]:
+    """One line of a bundle's list (``bundle:setting``): the setting and the value the bundle
+    gives it."""
+    bundle, key = item.split(":", 1)
+    value = BUNDLES[bundle][key]
+    if key == "tempo":
+        return "menu.tempo", f"tempo.{value}", ()
+    if key == "level":
+        return "menu.difficulty", f"difficulty.{value}", ()
+    if key == "time_limit_min":
+        return "menu.time_limit", "value.none" if value is None else "value.minutes", (("n", value),)
+    if key == "match":
+        return "menu.match", *_match_value(value)
+    if value is None:
+        return "option.wrong_slap", "value.penalty.default", ()
+    kind, n = penalty_parts(value)
+    if n is None:
+        return "option.wrong_slap", f"value.penalty.{kind}", ()
+    return "option.wrong_slap", "value.penalty.n", (("n", n), ("what", f"value.penalty.{kind}"))

@@ -1,4 +1,4 @@
-"""Remembers the menu's choices (game, seats, difficulty, tempo, flip mode, house rules, language, volume) between starts.
+"""Remembers the menu's choices (game, seats, difficulty, tempo, flip mode, house rules, language, volume, match, time limit) between starts.
 
 One small JSON file in the box's state folder (beside the journals and the leaderboard; none with
 ``--journal none``), written atomically: a temporary file, fsync, rename, fsync of the folder, so a
@@ -22,13 +22,15 @@ from typing import Any
 
 from device.rules.presets import PRESETS, resolve_options
 from device.screen.menu import LANGS, LEVELS, TEMPOS, Settings
+from device.table.series import MatchPlan
 
 log = logging.getLogger("slapbox")
 
 FILE_NAME = "menu.json"
 VERSION = 1
 #: the settings the menu sets, in the file's order
-REMEMBERED = ("preset", "players", "level", "tempo", "flip_mode", "options", "lang", "volume")
+REMEMBERED = ("preset", "players", "level", "tempo", "flip_mode", "options", "lang", "volume",
+              "time_limit_min", "match")
 
 
 def _valid(key: str, value: Any, s: Settings) -> bool:
@@ -48,6 +50,14 @@ def _valid(key: str, value: Any, s: Settings) -> bool:
         return value in LANGS
     if key == "volume":
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
+    if key == "time_limit_min":
+        return value is None or (type(value) is int and 1 <= value <= 60)
+    if key == "match":
+        try:
+            MatchPlan.parse(value)
+        except (ValueError, TypeError):
+            return False
+        return True
     if key == "options":
         if not isinstance(value, dict):
             return False

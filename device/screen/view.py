@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from device.inputs.keyboard import DEFAULT_KEYS
 from device.screen import i18n
 from device.screen.menu import CARD_PAGE
+from device.screen.scene import party as party_scenes
 from device.screen.scene.rules_card import PAGE_NS
 
 if TYPE_CHECKING:
@@ -31,10 +32,16 @@ def scene_of(app: App) -> Any:
     if app.help:
         return help_card(app, size, lang, now)
     match = app.match
-    names = [app.opts.names[i] if i < len(app.opts.names) else str(i + 1) for i in app.joined]
+    names = [app.party.name_of(i) for i in app.joined]
     if app.mode == "attract":
         return sc.attract_scene(match.table if match else None, match.feed if match else None,
                                 now, size, lang, names)
+    if app.mode == "join":
+        return party_scenes.join_scene(app.party.join_view(now), size, lang)
+    if app.mode == "names":
+        return party_scenes.names_scene(app.party.names_view(), size, lang)
+    if app.mode == "standings":
+        return party_scenes.standings_scene(app.party.standings_view(now), size, lang)
     if app.mode == "menu" and app.menu.page == CARD_PAGE:
         s = app.opts.settings
         return sc.rules_card_scene(s.options, s.preset, size, lang, page=_page(app, now),

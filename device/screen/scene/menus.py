@@ -51,6 +51,8 @@ def _value_text(lang: str, key: str, args: Iterable[Pair]) -> str:
     kw = dict(args)
     if key == "value.patterns":
         kw["patterns"] = i18n.join_names(lang, [i18n.tr(lang, f"pattern.{p}") for p in kw.get("patterns", ())])
+    if "what" in kw:  # a value made of another catalogue entry and a number ("2 cards to the pot")
+        kw["what"] = i18n.tr(lang, str(kw["what"]))
     return i18n.tr(lang, key, **kw)
 
 
