@@ -1,4 +1,7 @@
-"""The game screen: the banner, the family's table, the seat strip and the note, as one Scene."""
+"""The game screen: the banner, the family's table, the seat strip and the note, as one Scene.
+
+A game with a time limit shows the time left at the banner's right end in its last minute
+("0:42"), then "Last trick!" while the trick in progress is played out."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from device.screen.scene import battle, challenge, norvegienne
 from device.screen.scene.frame import Frame, game_frame, name_lines, seat_names
 from device.screen.scene.model import RGB, Bar, Box, ChooserView, Scene, Text
 from device.screen.scene.text import fit, line_height, text_width, wrap
+from device.table.timing import COUNTDOWN_NS, countdown
 
 
 class FamilyScreen(Protocol):
@@ -57,7 +61,8 @@ def game_scene(table: Any, feed: Feed, now_ns: int, size: tuple[int, int], lang:
     cards_top = fr.pile.y + (fr.pile.h - fr.card_h) // 2
     if family.CARDS_AT_TOP or private_seat is not None:
         cards_top = fr.pile.y
-    banner_bottom = _banner(scene, fr, feed, now_ns, lang, names, cards_top, family)
+    banner_bottom = _banner(scene, fr, feed, now_ns, lang, names, cards_top, family,
+                            _clock_text(table, now_ns, lang))
     if banner_bottom + fr.m > fr.info.y:  # a two-line banner: the info panel starts under it
         top = banner_bottom + fr.m
         fr = replace(fr, info=Rect(fr.info.x, top, fr.info.w, fr.info.bottom - top))
@@ -68,10 +73,22 @@ def game_scene(table: Any, feed: Feed, now_ns: int, size: tuple[int, int], lang:
     return scene
 
 
+def _clock_text(table: Any, now_ns: int, lang: str) -> str | None:
+    """The time limit's corner: the time left in the last minute, "Last trick!" once it ran out
+    while a trick goes on; None otherwise (no limit, time to spare, the game over)."""
+    if table.game.outcome() is not None:
+        return None
+    if table.time_up:
+        return i18n.tr(lang, "time.last_trick")
+    left = table.time_left_ns(now_ns)
+    return countdown(left) if left is not None and left <= COUNTDOWN_NS else None
+
+
 def _banner(scene: Scene, fr: Frame, feed: Feed, now_ns: int, lang: str, names: list[str],
-            cards_top: int, family: FamilyScreen) -> int:
+            cards_top: int, family: FamilyScreen, clock: str | None = None) -> int:
     """The latest event on the banner; a long sentence takes a second line if the cards leave
-    room, else it shrinks, else it is cut."""
+    room, else it shrinks, else it is cut. ``clock`` (the time limit's corner) takes the
+    banner's right end, the sentence the rest."""
     b = fr.banner
     items = feed.banner(now_ns, 1)
     text = ""
@@ -81,6 +98,10 @@ def _banner(scene: Scene, fr: Frame, feed: Feed, now_ns: int, lang: str, names: 
         text = own if own is not None else i18n.describe(e, lang, names)
     colour = _tone(items[0].tone) if items else palette.TEXT
     width = b.w - 2 * fr.m
+    clock_px = fr.body
+    if clock is not None:
+        clock, clock_px = fit(clock, fr.body, b.w // 3, fr.floor)
+        width -= text_width(clock, clock_px) + fr.m
     room = cards_top - b.y - fr.m // 2
     rect = b
     px, lines = _banner_lines(text, fr.body, fr.floor, width, room, fr.m)
@@ -100,6 +121,10 @@ def _banner(scene: Scene, fr: Frame, feed: Feed, now_ns: int, lang: str, names: 
     for line in lines:
         scene.texts.append(Text(b.x + fr.m, y, px, line, colour, palette.BANNER_BG, "left", width))
         y += line_height(px)
+    if clock is not None:
+        cy = rect.y + (rect.h - line_height(clock_px)) // 2
+        scene.texts.append(Text(rect.right - fr.m, cy, clock_px, clock, palette.TEXT_WARN, palette.BANNER_BG,
+                                "right", text_width(clock, clock_px)))
     return rect.bottom
 
 
