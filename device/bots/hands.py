@@ -140,14 +140,14 @@ def near(pile: Sequence[int], known: Sequence[str]) -> bool:
     third = pile[-3] >> 2 if n >= 3 else 0
     for p in known:
         if p == "doubles":
-            if _ranked(top) and _ranked(second) and abs(top - second) == 1:
+            if abs(top - second) == 1 and _ranked(top) and _ranked(second):
                 return True
         elif p == "sandwich":
-            if n >= 3 and _ranked(top) and _ranked(third) and abs(top - third) == 1:
+            if n >= 3 and abs(top - third) == 1 and _ranked(top) and _ranked(third):
                 return True
         elif p == "run":
             ranks = {top, second, third}  # an exact run is seen as one, never tested here
-            if n >= 3 and len(ranks) == 3 and all(map(_ranked, ranks)) and max(ranks) - min(ranks) <= 3:
+            if n >= 3 and len(ranks) == 3 and max(ranks) - min(ranks) <= 3 and all(map(_ranked, ranks)):
                 return True
         elif p == "tens":
             a, b = _value(top), _value(second)
@@ -169,7 +169,8 @@ class SlapBot:
         self.rng = rng
         self.known = learn(rng, profile, patterns)
         self._known = frozenset(self.known)
-        self._lures = profile.mistake > profile.false_alarm and not LURES.isdisjoint(self.known)
+        #: the known patterns that have lures (none: `near` is never asked)
+        self._lures = tuple(p for p in self.known if p in LURES) if profile.mistake > profile.false_alarm else ()
         self.run_wraps, self.marriage_colour = run_wraps, marriage_colour
 
     def sees(self, pattern: str | None, pile: Sequence[int] = ()) -> str | None:
@@ -192,7 +193,7 @@ class SlapBot:
         if seen is not None:
             if roll < p.miss:
                 return None
-        elif roll >= (p.mistake if self._lures and near(pile, self.known) else p.false_alarm):
+        elif roll >= (p.mistake if self._lures and near(pile, self._lures) else p.false_alarm):
             return None
         delay = ex_gaussian(self.rng, p.mu_ns, p.sigma_ns, p.tau_ns)
         if seen is None:
