@@ -69,11 +69,12 @@ class SlapProfile:
 #: game's own pattern) and how it errs:
 #:
 #: level   | patterns known besides doubles        | near-pattern slapped | false alarm | miss
-#: easy    | 1 or 2 of the others (ease-weighted)  | 25 %                 | 3 %         | 30 %
+#: easy    | 1 or 2 of the others                  | 25 %                 | 3 %         | 30 %
 #: normal  | 5 to 8 of the others: most            | 10 %                 | 1.5 %       | 12 %
 #: hard    | all of them                           | 3 %                  | 0.5 %       | 3 %
 #:
-#: (never more than are switched on: with doubles and sandwich on, easy knows both, as hard does.)
+#: (the others drawn at creation, weighted by `EASE` (`learn`); never more than are switched on:
+#: with doubles and sandwich on, easy knows both, as hard does.)
 PROFILES: dict[str, SlapProfile] = {
     "easy": SlapProfile("easy", 560 * MS, 70 * MS, 200 * MS, miss=0.30, false_alarm=0.03,
                         others=(1, 2), mistake=0.25),
