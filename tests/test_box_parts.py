@@ -64,7 +64,7 @@ def test_a_slapping_games_house_rules_are_grouped_and_every_option_is_on_one_pag
     menu = Menu(s)
     menu.cursor = menu.items().index("rules")
     menu.choose()
-    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "back"]
+    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "rules:card", "back"]
     seen: list[str] = []
     for page in ("rules:patterns", "rules:penalties", "rules:challenge"):
         menu.cursor = menu.items().index(page)

@@ -359,7 +359,7 @@ def test_the_menus_house_rules_come_in_three_groups_each_a_short_page():
 
     s = Settings(preset="egyptian-ratscrew")
     menu = Menu(s, "rules")
-    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "back"]
+    assert menu.items() == ["rules:patterns", "rules:penalties", "rules:challenge", "rules:card", "back"]
     for page in ("rules:patterns", "rules:penalties", "rules:challenge"):
         menu.cursor = menu.items().index(page)
         menu.choose()

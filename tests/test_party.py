@@ -477,3 +477,35 @@ def test_a_tempo_set_in_milliseconds_reads_as_words_in_the_menu(make_app):
     app = make_app(settings=Settings(tempo="custom", lang="en"))
     app.mode = "menu"
     assert "as configured" in app.scene().all_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(480, 320), (800, 480)])
+def test_the_screens_of_a_match_say_what_a_hold_and_a_tap_do_and_stay_legible(tmp_path, lang, size):
+    from device.screen.scene import check_contrast, check_text_clear, check_text_fits
+    settings = Settings(preset="strip-jack-naked", players=2, lang=lang, match="best-of-3")
+    opts = Options(settings=settings, journal=str(tmp_path / "journal"), packs=QUICK)
+    clock = VirtualClock(10**12)
+    app = App(opts, open_display(size, now=clock.now_ns), clock=clock)
+    try:
+        hands = Hands(app)
+        to_join(app, hands, first=0)
+        hands.tap(1)
+        hands.hold(0)
+        hands.spell(0, "Marie-Hélène")
+        hands.hold(1)
+        hands.play_out()
+        seen = {}
+        for mode in ("standings", "over"):
+            assert app.mode == mode
+            scene = app.scene()
+            seen[mode] = scene.all_text().replace("\n", " ")
+            assert not (check_contrast(scene) + check_text_fits(scene) + check_text_clear(scene)), mode
+            hands.tap(0)  # standings <-> the last game's statistics
+        assert "Marie-Hélène" in seen["standings"]
+        assert ("Hold: next game" if lang == "en" else "suivante") in seen["over"]
+    finally:
+        if app.match is not None:
+            app.match.close()
+        app.box.close()
+        pygame.display.quit()

@@ -217,8 +217,10 @@ class App(Choosing):
             (self.menu.prev if ev.y > 0 else self.menu.next)()
 
     def _show_help(self, on: bool) -> None:
-        """F1's help: a game waits behind it (paused here unless the pause menu already is)."""
+        """F1's help: a game waits behind it (paused here unless the pause menu already is); its
+        pages turn from the moment it opens (the key map first)."""
         self.help = on
+        self.last_input = max(self.clock.now_ns(), self._now)
         table = self.match.table if self.match is not None and not self.match.attract else None
         if on and table is not None and self.mode == "game" and not table.paused:
             table.pause(True)

@@ -263,7 +263,9 @@ _EN: dict[str, str] = {
     "over.loop": "This deal never ends: a draw",
     "over.limit": "Round limit reached",
     "over.time": "Time's up: a draw",
-    "over.again": "Press to play again",
+    "over.again": "Hold: play again · tap: menu",
+    "over.match": "Hold: next game · tap: standings",
+    "over.rematch": "Hold: rematch · tap: standings",
     # the party screens (device/screen/scene/party.py): join, names, standings
     "party.ready": "ready",
     "join.title": "Press your button!",
@@ -590,7 +592,9 @@ _FR: dict[str, str] = {
     "over.loop": "Cette donne ne finit jamais : match nul",
     "over.limit": "Limite de tours atteinte",
     "over.time": "Temps écoulé : match nul",
-    "over.again": "Appuyez pour rejouer",
+    "over.again": "Maintenez : rejouer · appuyez : menu",
+    "over.match": "Maintenez : suivante · appuyez : classement",
+    "over.rematch": "Maintenez : revanche · appuyez : classement",
     # the party screens (device/screen/scene/party.py): join, names, standings
     "party.ready": "prêt",
     "join.title": "Appuyez sur votre bouton !",

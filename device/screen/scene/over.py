@@ -66,11 +66,12 @@ def _table_rows(scene: Scene, area: Rect, m: int, px: int, floor: int, header: l
 
 
 def over_scene(table: Any, size: tuple[int, int], lang: str, leaderboard_rows: Sequence[Any] = (), *,
-               page: int = 0) -> Scene:
+               page: int = 0, footer_key: str = "over.again") -> Scene:
     """Game over: the winner, then per seat its mean reaction (a bar), slaps won and wrong slaps (in
     a game without slapping: its cards), the longest challenge chain, and the leaderboard (games
     and wins only, without slapping) (``page`` 1: the leaderboard alone, for small
-    screens where it does not fit under the game's statistics)."""
+    screens where it does not fit under the game's statistics). ``footer_key``: what a hold and
+    a tap do (a single game, or a game of a match)."""
     scene = Scene(size, "over")
     lay = compute_layout(*size)
     m, fonts = lay.margin, lay.fonts
@@ -84,7 +85,7 @@ def over_scene(table: Any, size: tuple[int, int], lang: str, leaderboard_rows: S
         scene.texts.append(Text(w // 2, y, wpx, t, palette.TEXT_GOOD, palette.TABLE, "center", w - 2 * m))
         y += line_height(wpx)
     y += m
-    footer = i18n.tr(lang, "over.again")
+    footer = i18n.tr(lang, footer_key)  # what a hold and a tap do here
     fy = h - m - line_height(fonts.small)
     scene.texts.append(Text(w // 2, fy, fonts.small, ellipsize(footer, fonts.small, w - 2 * m),
                             palette.TEXT_MUTED, palette.TABLE, "center", w - 2 * m))
