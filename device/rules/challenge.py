@@ -29,7 +29,6 @@ from device.rules.events import (
     GameOver,
     Joined,
     Laid,
-    LockedOut,
     Owes,
     PileReason,
     PileWon,
