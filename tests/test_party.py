@@ -509,3 +509,18 @@ def test_the_screens_of_a_match_say_what_a_hold_and_a_tap_do_and_stay_legible(tm
             app.match.close()
         app.box.close()
         pygame.display.quit()
+
+
+def test_a_photo_finish_names_seats_not_stations():
+    """Station 3 alone at seat 0, a bot at seat 1 (its hand is station BOT_STATION + 1): the photo
+    finish names the players of those seats (it once read the station numbers as seats)."""
+    from device.inputs.press import BOT_STATION
+    from device.screen.feed import Feed
+    from device.table.arbiter import Award
+    from device.table.table import Judged
+
+    feed = Feed(lang="en", names=["Zoé", "Ben"])
+    seat_of = {2: 0, BOT_STATION + 1: 1}
+    award = Award(5, 2, 1_000_000, ((2, 1_000_000), (BOT_STATION + 1, 1_900_000)), (), 900_000, False)
+    feed.push(Judged(0, award, seat_of), 2_000_000)
+    assert feed.photo.winner == 0 and feed.photo.runners_up == ((1, 900_000),)

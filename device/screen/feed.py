@@ -8,7 +8,7 @@ by the scene, so the same feed serves either language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -134,23 +134,24 @@ class Feed:
         elif isinstance(item, Judged):
             d = item.decision
             if isinstance(d, Award):
-                self._award(d, now_ns)
+                self._award(d, now_ns, item.seat_of)
             elif isinstance(d, WrongSlapCall) and item.seat is not None:  # None: a seatless station
                 # The penalty arrives with the rules' WrongSlap event just after; flash now.
                 self.flashes[item.seat] = WrongFlash(item.seat, 0, False, now_ns, now_ns + FLASH_NS)
         elif isinstance(item, ev.Event):
             self._event(item, now_ns)
 
-    def _award(self, d: Award, now_ns: int) -> None:
+    def _award(self, d: Award, now_ns: int, seat_of: Mapping[int, int]) -> None:
+        """The photo finish, by seat (the arbiter ranks stations: a player's button, a bot's hand)."""
         others: dict[int, int] = {}
         for station, t in (*d.contenders, *d.runners_up):
             if station != d.station and station not in others:
                 others[station] = t
         ranked = sorted(others.items(), key=lambda st: (st[1], st[0]))
         # A tie contender may be stamped a hair before the winner: the offset is the distance.
-        runners = tuple((s, abs(t - d.t_ns)) for s, t in ranked)
-        self.photo = PhotoFinish(d.station, d.card, d.margin_ns, runners, d.by_tie_rule,
-                                 self.tie_window_ns, now_ns)
+        runners = tuple((seat_of.get(s, s), abs(t - d.t_ns)) for s, t in ranked)
+        self.photo = PhotoFinish(seat_of.get(d.station, d.station), d.card, d.margin_ns, runners,
+                                 d.by_tie_rule, self.tie_window_ns, now_ns)
 
     def _event(self, e: ev.Event, now_ns: int) -> None:
         name = type(e).__name__

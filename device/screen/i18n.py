@@ -829,6 +829,10 @@ def _burned(e: ev.Burned, lang: str, nm: Callable[[int], str]) -> str:
 
 
 def _game_over(e: ev.GameOver, lang: str, nm: Callable[[int], str]) -> str:
+    if e.termination == "time":
+        if e.winner is None:
+            return tr(lang, "event.over.time_draw")
+        return tr(lang, "event.over.time", name=nm(e.winner))
     if e.termination == "loop":
         return tr(lang, "event.over.loop")
     if e.termination == "limit":

@@ -12,6 +12,7 @@ from typing import Any
 from device.config.schema import ErrorFn, Field, did_you_mean, is_int, num, register_section, show
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
 from device.table.arbiter import ArbiterSettings
+from device.table.series import BEST_OF, MINUTES_RANGE, MatchPlan
 from device.table.session import DEFAULT_NAMES
 from device.table.timing import TIME_LIMIT_MIN, TableSettings
 
@@ -54,10 +55,8 @@ def _check_seed(value: Any) -> Any:
 
 
 #: [game] match and --match: a single game, the best of N games, or games for M minutes
-MATCH_BEST_OF = (3, 5, 7)
-MATCH_MINUTES = (5, 180)
-MATCH_EXPECTED = ('"single", ' + ", ".join(f'"best-of-{n}"' for n in MATCH_BEST_OF)
-                  + f' or "minutes-M" (M from {MATCH_MINUTES[0]} to {MATCH_MINUTES[1]})')
+MATCH_EXPECTED = ('"single", ' + ", ".join(f'"best-of-{n}"' for n in BEST_OF)
+                  + f' or "minutes-M" (M from {MINUTES_RANGE[0]} to {MINUTES_RANGE[1]})')
 TIME_LIMIT_EXPECTED = (f'"none" or a whole number of minutes from {TIME_LIMIT_MIN[0]} to '
                        f'{TIME_LIMIT_MIN[1]}')
 
@@ -82,14 +81,13 @@ def time_limit_text(text: str) -> int | None:
 
 
 def check_match(value: Any) -> str:
-    """[game] match (and --match): ``single``, ``best-of-N`` or ``minutes-M``, as given."""
+    """[game] match (and --match): ``single``, ``best-of-N`` or ``minutes-M``, as given
+    (device.table.series.MatchPlan reads it)."""
     if isinstance(value, str):
-        stem, _, n = value.rpartition("-")
-        if value == "single" or (stem == "best-of" and n in {str(b) for b in MATCH_BEST_OF}):
-            return value
-        if stem == "minutes" and n.isdigit() and len(n) < 6 and MATCH_MINUTES[0] <= int(n) <= MATCH_MINUTES[1] \
-                and n == str(int(n)):
-            return value
+        try:
+            return str(MatchPlan.parse(value))
+        except ValueError:
+            pass
     raise ValueError(f"expected {MATCH_EXPECTED}, got {show(value)}")
 
 

@@ -30,16 +30,16 @@ class MatchPlan:
 
     @classmethod
     def parse(cls, text: str) -> MatchPlan:
-        """``single``, ``best-of-N`` (N odd, 3 to 9) or ``minutes-M`` (M in 5..180); ValueError
+        """``single``, ``best-of-N`` (N: 3, 5 or 7) or ``minutes-M`` (M in 5..180); ValueError
         saying what is expected."""
-        expected = ('expected "single", "best-of-3", "best-of-5", "best-of-7" (any odd number '
-                    f'up to 9) or "minutes-M" (M from {MINUTES_RANGE[0]} to {MINUTES_RANGE[1]})')
+        expected = ('expected "single", "best-of-3", "best-of-5", "best-of-7" or "minutes-M" '
+                    f'(M from {MINUTES_RANGE[0]} to {MINUTES_RANGE[1]})')
         if text == "single":
             return cls("single")
         stem, _, n = str(text).rpartition("-")
-        if n.isdigit() and stem == "best-of" and 3 <= int(n) <= 9 and int(n) % 2 == 1:
+        if n.isdigit() and stem == "best-of" and int(n) in BEST_OF and n == str(int(n)):
             return cls("best", int(n))
-        if n.isdigit() and stem == "minutes" and MINUTES_RANGE[0] <= int(n) <= MINUTES_RANGE[1]:
+        if n.isdigit() and stem == "minutes" and n == str(int(n)) and MINUTES_RANGE[0] <= int(n) <= MINUTES_RANGE[1]:
             return cls("minutes", int(n))
         raise ValueError(f"{expected}, got {text!r}")
 
@@ -133,4 +133,4 @@ class Series:
                  len(leaders) == 1 and n == leaders[0]) for n in order]
 
 
-__all__ = ["MATCH_CHOICES", "MatchPlan", "Series", "GameResult", "BEST_OF", "MINUTES"]
+__all__ = ["MATCH_CHOICES", "MatchPlan", "Series", "GameResult", "BEST_OF", "MINUTES", "MINUTES_RANGE"]

@@ -20,7 +20,7 @@ def _over_title(table: Any, lang: str) -> tuple[str, str]:
         return title, ""
     if outcome.winner is not None:
         return title, i18n.tr(lang, "over.winner", name=i18n.seat_name(lang, names, outcome.winner))
-    key = {"loop": "over.loop", "limit": "over.limit"}.get(outcome.termination, "over.draw")
+    key = {"loop": "over.loop", "limit": "over.limit", "time": "over.time"}.get(outcome.termination, "over.draw")
     return title, i18n.tr(lang, key)
 
 
