@@ -16,33 +16,10 @@ import pytest  # noqa: E402
 
 from device.inputs.press import MENU_STATION, Press  # noqa: E402
 from device.rules.actions import action_to_dict  # noqa: E402
-from device.box import Options  # noqa: E402
-from device.clock import VirtualClock  # noqa: E402
 from device.screen.app import HOLD_NS, App  # noqa: E402
-from device.screen.display import open_display  # noqa: E402
 from device.screen.menu import Settings  # noqa: E402
 
 MS = 1_000_000
-
-
-@pytest.fixture
-def make_app(tmp_path):
-    apps = []
-
-    def make(**kw) -> App:
-        settings = kw.pop("settings", Settings(preset="bataille-corse", players=3, lang="en"))
-        opts = Options(settings=settings, journal=str(tmp_path / "journal"), **kw)
-        clock = VirtualClock(10**12)  # the whole box in virtual time: nothing here sleeps
-        app = App(opts, open_display((480, 320), now=clock.now_ns), clock=clock)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        if app.match is not None:
-            app.match.close()
-        app.box.close()
-    pygame.display.quit()
 
 
 def tap(app: App, station: int, t: int) -> None:

@@ -28,26 +28,6 @@ MS = 1_000_000
 QUICK = [[44, 20], [24]]
 
 
-@pytest.fixture
-def make_app(tmp_path):
-    apps = []
-
-    def make(**kw) -> App:
-        settings = kw.pop("settings", Settings(preset="bataille-corse", players=3, lang="en"))
-        opts = Options(settings=settings, journal=str(tmp_path / "journal"), **kw)
-        clock = VirtualClock(10**12)
-        app = App(opts, open_display((480, 320), now=clock.now_ns), clock=clock)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        if app.match is not None:
-            app.match.close()
-        app.box.close()
-    pygame.display.quit()
-
-
 class Hands:
     """The players' arcade buttons, pressed in virtual time (each step moves the clock on)."""
 

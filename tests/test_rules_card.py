@@ -11,14 +11,11 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from device.box import Options  # noqa: E402
-from device.clock import VirtualClock  # noqa: E402
 from device.inputs.press import MENU_STATION, Press  # noqa: E402
 from device.rules.presets import PRESET_NAMES, PRESETS, SLAP_PATTERNS  # noqa: E402
 from device.rules.slaps import slap_pattern  # noqa: E402
 from device.screen import i18n  # noqa: E402
 from device.screen.app import HOLD_NS, App  # noqa: E402
-from device.screen.display import open_display  # noqa: E402
 from device.screen.menu import CARD_PAGE, Menu, Settings  # noqa: E402
 from device.screen.scene import (  # noqa: E402
     Scene,
@@ -179,26 +176,6 @@ def test_the_house_rules_page_opens_the_rules_card_and_it_goes_back():
         assert menu.choose() is None and menu.page == CARD_PAGE and menu.items() == ["up"]
         menu.choose()  # hold: back
         assert menu.page == "rules" and menu.current() == CARD_PAGE
-
-
-@pytest.fixture
-def make_app(tmp_path):
-    apps = []
-
-    def make(**kw) -> App:
-        settings = kw.pop("settings", Settings(preset="bataille-corse", players=3, lang="en"))
-        opts = Options(settings=settings, journal=str(tmp_path / "journal"), **kw)
-        clock = VirtualClock(10**12)
-        app = App(opts, open_display((480, 320), now=clock.now_ns), clock=clock)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        if app.match is not None:
-            app.match.close()
-        app.box.close()
-    pygame.display.quit()
 
 
 def _hold(app: App, station: int, t: int) -> None:

@@ -9,11 +9,9 @@ fsync'd), so a power cut leaves the old list or the new one. A damaged file is s
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
-from device.journal.stats import fsync_dir
+from device.journal.stats import write_json_atomically
 
 FILE_NAME = "names.json"
 #: names kept (the oldest used goes first): a party's worth, and a short list to tap through
@@ -84,23 +82,8 @@ class NameBook:
         return True
 
     def save(self) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".names-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"version": 1, "names": self.names}, f, ensure_ascii=False, indent=1)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        fsync_dir(self.path.parent)
+        if self.path is not None:
+            write_json_atomically(self.path, {"version": 1, "names": self.names})
 
 
 __all__ = ["CAP", "FILE_NAME", "NAME_MAX", "NameBook", "check_name"]

@@ -78,17 +78,30 @@ class Leaderboard:
                       key=lambda r: (-r.wins, -r.slaps_won, r.mean_reaction_ms or 1e9, r.name))[:limit]
 
     def save(self) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"version": 1, "players": [asdict(r) for r in self.players.values()]}
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".leaderboard-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        fsync_dir(self.path.parent)  # the rename itself survives a power cut
+        if self.path is not None:
+            write_json_atomically(self.path, {"version": 1, "players": [asdict(r) for r in self.players.values()]})
+
+
+def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
+    """Write ``data`` as JSON to a temporary file beside ``path``, fsync it, rename it over
+    ``path``, fsync the folder: a power cut leaves the old file or the new one, never half of
+    one (the leaderboard, the remembered names, the menu's choices)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=1)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)  # the rename itself survives a power cut
 
 
 def fsync_dir(folder: Path) -> None:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from device.journal.stats import write_json_atomically
 from device.rules.presets import PRESETS, resolve_options
 from device.screen.menu import LANGS, LEVELS, TEMPOS, Settings
 from device.table.series import MatchPlan
@@ -105,7 +104,7 @@ class Prefs:
         if choices == old.get("choices") and self.base == old.get("base"):
             return
         try:
-            _write_atomically(self.path, {"version": VERSION, "choices": choices, "base": self.base})
+            write_json_atomically(self.path, {"version": VERSION, "choices": choices, "base": self.base})
         except OSError as e:
             log.warning("menu choices: cannot save %s (%s)", self.path, e.strerror or e)
 
@@ -135,27 +134,3 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
-
-
-def _write_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Write, fsync, rename over ``path``, fsync the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=1)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    dfd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
