@@ -15,7 +15,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -218,10 +218,11 @@ class Box:
         self.folder = journal_folder(opts)
 
     def plan(self, stations: list[int], *, attract: bool = False,
-             names: Mapping[int, str] | None = None) -> GameSpec:
+             names: Mapping[int, str] | None = None, time_limit_ns: int | None = None) -> GameSpec:
         """The next game: the menu's settings, the joined stations in seats, bots in the rest.
         ``names``: the players' names by station (the party's); the bots then take the
-        config's names no player has. None: the config's names by seat."""
+        config's names no player has. None: the config's names by seat. ``time_limit_ns``: the
+        game lasts at most this long (a timed match's rest), whatever its own time limit."""
         from device.rules.presets import PRESETS
         opts, s = self.opts, self.opts.settings
         players = max(s.players, len(stations)) if not attract else s.players
@@ -234,18 +235,24 @@ class Box:
         seats = assign_seats(players, [] if attract else stations, seat_names, bots="free",
                              level=s.level)
         seed = opts.seed if opts.seed is not None and not attract else time.monotonic_ns() % (2**32)
+        table = table_settings(opts)
+        if time_limit_ns is not None and not attract:
+            own = table.time_limit_ns
+            table = replace(table, time_limit_ns=max(1, time_limit_ns if own is None else min(own, time_limit_ns)))
         return GameSpec(s.preset, seed, seats, dict(s.options), None if attract else opts.packs,
-                        opts.arbiter, table_settings(opts))
+                        opts.arbiter, table)
 
     def new_match(self, stations: list[int], *, attract: bool = False,
                   feed_factory: FeedFactory | None = None, on_item: OnItem | None = None,
-                  headless: bool = False, names: Mapping[int, str] | None = None) -> Match:
+                  headless: bool = False, names: Mapping[int, str] | None = None,
+                  time_limit_ns: int | None = None) -> Match:
         """A game starts now: journaled (unless attract mode), the script's presses scheduled;
         the oldest journals beyond [service] journal_keep_games and journal_max_mb are deleted
         (never this game's, nor one that could be resumed)."""
         folder = None if attract else self.folder
         resumable = unfinished(folder) if folder is not None else None
-        match = Match.start(self.plan(stations, attract=attract, names=names), self.clock, folder,
+        spec = self.plan(stations, attract=attract, names=names, time_limit_ns=time_limit_ns)
+        match = Match.start(spec, self.clock, folder,
                             attract=attract, feed_factory=feed_factory, on_item=on_item,
                             headless=headless, script=None if attract else self.inputs.script)
         if folder is not None:
@@ -270,11 +277,17 @@ class Box:
 
 def _seat_names(joined: list[int], players: int, names: Mapping[int, str],
                 defaults: list[str]) -> list[str]:
-    """The names by seat: the joined stations' (in seat order), then the bots', from the
-    ``defaults`` no player has (by number once they run out)."""
+    """The names by seat: the joined stations' (in seat order), then the bots': "Robot 1",
+    "Robot 2"... (never a player's default name: a guest who sits down later at that station
+    must not take over a bot's score in a match)."""
     mine = [names.get(st) or (defaults[st] if st < len(defaults) else str(st + 1)) for st in joined]
-    spare = iter([n for n in defaults if n not in mine])
-    return mine + [next(spare, str(seat + 1)) for seat in range(len(mine), players)]
+    bots: list[str] = []
+    k = 1
+    while len(mine) + len(bots) < players:
+        if f"Robot {k}" not in mine:
+            bots.append(f"Robot {k}")
+        k += 1
+    return mine + bots
 
 
 def end_of_start() -> None:

@@ -504,3 +504,146 @@ def test_a_photo_finish_names_seats_not_stations():
     award = Award(5, 2, 1_000_000, ((2, 1_000_000), (BOT_STATION + 1, 1_900_000)), (), 900_000, False)
     feed.push(Judged(0, award, seat_of), 2_000_000)
     assert feed.photo.winner == 0 and feed.photo.runners_up == ((1, 900_000),)
+
+
+# --- what a review found: each a test ---------------------------------------------------------------
+def test_a_late_joiner_cannot_take_a_seated_players_name_and_scores_stay_with_their_owners(make_app, tmp_path):
+    book = NameBook(tmp_path / "journal" / "names.json")
+    book.use("Ben")
+    book.save()
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=3, lang="en", match="best-of-5"),
+                   packs=[[44, 20, 28], [24], [32]])
+    hands = Hands(app)
+    to_join(app, hands, first=1)
+    hands.tap(2)
+    hands.hold(1)
+    hands.hold(1)  # station 2 keeps "Ben", station 3 keeps "Chloé"
+    hands.hold(2)
+    assert [s.name for s in app.match.table.seats] == ["Ben", "Chloé", "Robot 1"]
+    hands.play_out()
+    wins = {r.name: r.wins for r in app.party.standings_view(app.clock.now_ns()).rows}
+    hands.tap(0)  # station 1 arrives; the remembered "Ben" is another player's: not offered
+    hands.hold(1)
+    picker = app.party.pickers[0]
+    assert "Ben" not in picker.options(app.party.taken(0))
+    hands.hold(0)  # keeps "Anna"
+    seats = app.match.table.seats
+    assert [(s.station, s.name) for s in seats] == [(0, "Anna"), (1, "Ben"), (2, "Chloé")]
+    after = {r.name: r.wins for r in app.party.standings_view(app.clock.now_ns()).rows}
+    assert after["Ben"] == wins["Ben"] and after["Anna"] == 0
+
+
+def test_a_bot_is_a_robot_so_a_guest_at_its_station_later_does_not_inherit_its_wins(make_app):
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=4, lang="en", match="best-of-5"))
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.hold(0)
+    hands.hold(0)
+    assert [s.name for s in app.match.table.seats] == ["Anna", "Robot 1", "Robot 2", "Robot 3"]
+    assert app.opts.names[3] not in [s.name for s in app.match.table.seats]
+
+
+def test_another_players_choice_does_not_move_my_cursor(make_app, tmp_path):
+    book = NameBook(tmp_path / "journal" / "names.json")
+    for n in ("Zoé", "Max"):
+        book.use(n)
+    book.save()  # most recent first: Max, Zoé
+    app = make_app()
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.tap(1)
+    hands.hold(0)
+    hands.tap(0)
+    hands.tap(0)
+    assert app.party.pickers[0].view(app.party.taken(0)).current == "Zoé"
+    hands.tap(1)
+    hands.hold(1)  # station 2 takes "Max", which was before "Zoé" in station 1's list
+    assert app.party.pickers[1].name == "Max"
+    assert app.party.pickers[0].view(app.party.taken(0)).current == "Zoé"  # still under station 1's cursor
+    hands.hold(0)
+    assert [s.name for s in app.match.table.seats if not s.bot] == ["Zoé", "Max"]
+
+
+def test_a_timed_match_is_over_once_its_minutes_pass_even_on_the_standings(make_app):
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en", match="minutes-10"),
+                   packs=QUICK)
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.hold(0)
+    hands.hold(0)
+    table = app.match.table
+    assert 0 < table.settings.time_limit_ns <= 10 * 60 * 10**9  # its game ends with the match
+    hands.play_out()
+    view = app.party.standings_view(app.clock.now_ns())
+    assert not view.over and view.minutes_left == 10
+    app.clock.advance_by(11 * 60 * 10**9)  # they chat for 11 minutes
+    app.tick(app.clock.now_ns())
+    view = app.party.standings_view(app.clock.now_ns())
+    assert view.over and view.winner == "Anna" and "wins the match" in app.scene().all_text().replace("\n", " ")
+    hands.hold(0)  # the hold is the rematch: a new match
+    assert app.mode == "game" and app.party.standings_view(app.clock.now_ns()).played == 0
+
+
+def test_a_button_stuck_before_the_check_is_named_on_it(make_app):
+    app = make_app()
+    hands = Hands(app)
+    hands.tap(0)
+    app.inputs.inbox.put(Stuck(2, "slap", app.clock.now_ns()))  # held down since the box started
+    app.step()
+    app.menu_action("start")
+    assert app.party.join_view(app.clock.now_ns()).tiles[2].problem == "stuck"
+
+
+def test_more_stations_than_seats_the_last_are_told_the_table_is_full(make_app):
+    app = make_app(settings=Settings(preset="bataille", players=2, lang="en"))
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    for st in range(1, 6):
+        hands.tap(st)
+    assert sorted(app.joined) == [0, 1, 2, 3]  # bataille seats 4
+    tiles = app.party.join_view(app.clock.now_ns()).tiles
+    assert [t.problem for t in tiles[4:6]] == ["full", "full"] and not tiles[4].joined
+    assert "Table full" in app.scene().all_text().replace("\n", " ")
+    hands.hold(0)
+    assert sorted(app.party.pickers) == [0, 1, 2, 3]
+
+
+def test_leds_go_out_when_the_check_times_out_and_a_match_waits_on_its_last_games_statistics(make_app):
+    pins = {"factory": "mock", "menu": 26, "stations": [{"slap": 17, "led": 22}, {"slap": 5, "led": 13}]}
+    app = make_app(source="gpio", pins=pins)
+    factory = app.inputs.gpio._factory
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.tap(1)
+    assert (factory.pin(22).state, factory.pin(13).state) == (1, 1)
+    app.clock.advance_by(app.opts.idle_attract_ns + 1)
+    app.tick(app.clock.now_ns())
+    assert app.mode == "attract" and (factory.pin(22).state, factory.pin(13).state) == (0, 0)
+    # a match's game-over statistics wait for the players (the match is not thrown away)
+    app2 = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en", match="best-of-3"),
+                    packs=QUICK)
+    hands2 = Hands(app2)
+    to_join(app2, hands2, first=0)
+    hands2.hold(0)
+    hands2.hold(0)
+    hands2.play_out()
+    hands2.tap(0)
+    assert app2.mode == "over"
+    app2.clock.advance_by(app2.opts.idle_attract_ns + 1)
+    app2.tick(app2.clock.now_ns())
+    assert app2.mode == "over" and app2.party.series is not None
+
+
+def test_one_bad_entry_in_names_json_is_skipped_not_the_list(tmp_path):
+    (tmp_path / "names.json").write_text(json.dumps({"names": ["Ok", 5, "   ", "x" * 40, "Ok", "Lou"]}))
+    book = NameBook(tmp_path / "names.json")
+    assert book.names == ["Ok", "Lou"] and book.warning is None
+
+
+def test_the_wheel_stops_a_name_that_would_not_fit_the_small_screen():
+    p = NamePicker(0, 0, "Anna", [])
+    p.type_text("W" * 16)
+    assert 8 <= len(p.typed) < 16  # wide letters: fewer of them
+    q = NamePicker(1, 1, "Ben", [])
+    q.type_text("Marie-Hélène Dupont")
+    assert q.typed == "Marie-Hélène Dup"

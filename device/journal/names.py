@@ -52,8 +52,11 @@ class NameBook:
             if not isinstance(raw, list):
                 raise ValueError("expected {\"names\": [...]}")
             names: list[str] = []
-            for n in raw:
-                tidy = check_name(n) if isinstance(n, str) else None
+            for n in raw:  # an entry this version cannot use is skipped, the rest kept
+                try:
+                    tidy = check_name(n) if isinstance(n, str) else None
+                except ValueError:
+                    continue
                 if tidy is not None and tidy not in names:
                     names.append(tidy)
             self.names = names[:self.cap]

@@ -429,6 +429,7 @@ class App(Choosing):
 
     def _start_attract(self) -> None:
         self._end_match()
+        self.party.end()  # an unfinished match, names half picked, the check's LEDs: all gone
         self.mode = "attract"
         self.joined = []
         self.match = self.box.new_match([], attract=True, feed_factory=self._feed_for,
@@ -441,14 +442,15 @@ class App(Choosing):
     def _start_game(self) -> None:
         self.start_game(None)
 
-    def start_game(self, names: dict[int, str] | None) -> None:
+    def start_game(self, names: dict[int, str] | None, *, time_limit_ns: int | None = None) -> None:
         """A game starts now with the joined stations (``names``: theirs, by station; None:
-        the config's names by seat)."""
+        the config's names by seat; ``time_limit_ns``: at most this long, a timed match's rest)."""
         self._end_match()
         if not self.joined and not self.opts.all_bots and self.opts.source == "keyboard":
             self.joined = [0]  # the laptop's own player: station 1's keys
         self.match = self.box.new_match(sorted(self.joined), feed_factory=self._feed_for,
-                                        on_item=self._sound_and_leds, names=names)
+                                        on_item=self._sound_and_leds, names=names,
+                                        time_limit_ns=time_limit_ns)
         self.party.named.update(self.joined)  # a rematch asks no one for a name again
         self.mode = "game"
         self.shown = set()
@@ -505,7 +507,8 @@ class App(Choosing):
                 elif now - self.over_since > 4000 * MS:  # the demo's end stays up a moment
                     self.over_since = 0
                     self._start_attract()
-        if self.mode in ("menu", "over", "join") and now - self.last_input > self.opts.idle_attract_ns:
+        idle = self.mode in ("menu", "join") or (self.mode == "over" and not self.party.in_match())
+        if idle and now - self.last_input > self.opts.idle_attract_ns:  # a match waits for its players
             self._start_attract()
 
     def _sound_and_leds(self, item: Any, match: Match) -> None:

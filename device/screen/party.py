@@ -48,7 +48,8 @@ class Party:
         self.book = NameBook(None if folder is None else folder / NAMES_FILE)
         if self.book.warning:
             log.warning("names: %s", self.book.warning)
-        self.names: dict[int, str] = {}          # station -> the name its player chose
+        self.names: dict[int, str] = {}          # station -> the name it plays under (kept all match)
+        self.full: set[int] = set()              # stations that pressed when no seat was left
         self.named: set[int] = set()             # stations that chose (or kept their default)
         self.typing = False                      # developer mode: F2, the keyboard types a name
         self.pickers: dict[int, NamePicker] = {}
@@ -68,22 +69,25 @@ class Party:
         return self.names.get(station) or self.default_name(station)
 
     def seat_names(self) -> dict[int, str]:
-        """Each joined station's name for the next game, each name once."""
+        """Each joined station's name for the next game, each name once: a player keeps the name
+        it has (its score in the match is kept under it); a newcomer whose name is taken gets a
+        number after it."""
         stations = sorted(self.app.joined)
-        return dict(zip(stations, unique_names([self.name_of(s) for s in stations])))
+        kept = {s: self.names[s] for s in stations if s in self.names}
+        fresh = [s for s in stations if s not in kept]
+        made = unique_names([*kept.values(), *(self.name_of(s) for s in fresh)])[len(kept):]
+        return {s: kept.get(s) or made[fresh.index(s)] for s in stations}
+
+    def current_name(self, station: int) -> str:
+        """The name ``station`` has now: the one it chose, else the one it plays under, else its default."""
+        picker = self.pickers.get(station)
+        if picker is not None and picker.done:
+            return picker.name
+        return self.name_of(station)
 
     def taken(self, station: int) -> set[str]:
-        """The names the other players have (not offered to ``station``)."""
-        taken = set()
-        for s in self.app.joined:
-            picker = self.pickers.get(s)
-            if s == station:
-                continue
-            if picker is not None and picker.done:
-                taken.add(picker.name)
-            elif s in self.names:
-                taken.add(self.names[s])
-        return taken
+        """The names the other seated players have now (not offered to ``station``)."""
+        return {self.current_name(s) for s in self.app.joined if s != station}
 
     def forget(self, name: str) -> None:
         """The menu's "forget a name": the box no longer offers it (kept on disk at once)."""
@@ -102,17 +106,33 @@ class Party:
         app.mode = "join"
         self.names.clear()  # a new seating: everyone picks a name again (one tap away if remembered)
         self.named.clear()
-        self.stuck = {s for s in self.stuck if s in app.joined}
+        self.full.clear()
+        self._trim_to_seats()
         self._bounces.clear()
         self._faults0 = app.inputs.station_faults()
         for s in app.joined:
             app.inputs.set_led(s, True)
 
+    def seats_left(self) -> int:
+        from device.rules.presets import PRESETS
+        return PRESETS[self.app.opts.settings.preset].max_players - len(self.app.joined)
+
+    def _trim_to_seats(self) -> None:
+        """More stations joined (in the menu) than the game seats: the last ones wait."""
+        app = self.app
+        while self.seats_left() < 0:
+            self.full.add(app.joined.pop())
+
     def join(self, station: int, now: int) -> None:
-        """``station`` pressed for the first time: seated, lit, heard."""
+        """``station`` pressed for the first time: seated, lit, heard (when the game has a seat
+        left; else its tile says the table is full)."""
         app = self.app
         if station not in app.joined:
+            if self.seats_left() <= 0:
+                self.full.add(station)
+                return
             app.joined.append(station)
+            self.full.discard(station)
         self._flash(station, now)
         app.inputs.set_led(station, True)
 
@@ -138,6 +158,8 @@ class Party:
         (self.stuck.add if stuck else self.stuck.discard)(station)
 
     def problem(self, station: int) -> str | None:
+        if station in self.full:
+            return "full"
         if station in self.stuck:
             return "stuck"
         if self._bounces.get(station, 0) >= CHATTER_COUNT:
@@ -196,8 +218,10 @@ class Party:
         """The names are chosen (MENU: the players still choosing keep their defaults)."""
         for s, p in self.pickers.items():
             self.named.add(s)
-            if p.done and p.name != self.default_name(s):
-                self.names[s] = self.book.use(p.name)
+            if p.done:
+                self.names[s] = p.name
+                if p.name != self.default_name(s):
+                    self.book.use(p.name)
         self.pickers = {}
         self.typing = False
         self._save_book()
@@ -210,9 +234,13 @@ class Party:
     def start_game(self) -> None:
         """The next game of the match (a new match if none is running)."""
         app = self.app
-        if self.series is None or self.series.over():
-            self.series = Series(self._plan(), app.clock.now_ns())
-        app.start_game(self.seat_names())
+        now = app.clock.now_ns()
+        if self.series is None or self.series.over(now):
+            self.series = Series(self._plan(), now)
+        names = self.seat_names()
+        self.names.update(names)  # each keeps it for the whole match (its score is under it)
+        # a timed match ends on time: its last game ends with it
+        app.start_game(names, time_limit_ns=self.series.time_left_ns(now))
         assert app.match is not None
         for seat in app.match.table.seats:
             self.series.add_player(seat.name, seat.seat)
@@ -223,6 +251,9 @@ class Party:
         except ValueError as e:
             log.warning("match: %s; playing single games", e)
             return MatchPlan("single")
+
+    def match_over(self) -> bool:
+        return self.series is not None and self.series.over(self.app.clock.now_ns())
 
     def in_match(self) -> bool:
         """A match of more than one game is being played (its standings come between games)."""
@@ -258,17 +289,18 @@ class Party:
         rows = tuple(StandingRow(n, seat, wins, cards, lead)
                      for n, seat, wins, cards, lead in series.standings())
         last = series.games[-1].winner if series.games else None
-        over = series.over()
+        over = series.over(now)
         return StandingsView(rows, len(series.games), series.plan.n if series.plan.kind == "best" else None,
                              series.minutes_left(now), last, series.photo, over,
-                             series.winner() if over else None)
+                             series.winner(now) if over else None)
 
     def next_game(self) -> None:
         """The standings' hold: the next game (late joiners name themselves first), or the
         rematch once the match is over."""
-        if self.series is not None and self.series.over():
+        now = self.app.clock.now_ns()
+        if self.series is not None and self.series.over(now):
             self.series = None
-        self.open_names(self.app.clock.now_ns())
+        self.open_names(now)
 
     # --- developer mode: the keyboard ---------------------------------------------------------
     def key(self, ev: Any) -> bool:

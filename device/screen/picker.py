@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 
 from device.journal.names import NAME_MAX
 from device.screen.scene.model import PickerView
+from device.screen.scene.text import text_width
 
 SPACE, DELETE, DONE = " ", "delete", "done"
 ACCENTS = tuple("ÉÈÊËÀÂÇÎÏÔÙÛÜ")
@@ -22,6 +23,15 @@ WHEEL: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", *ACCENTS, "-", SPACE, D
 _WHEEL_KEYS = {SPACE: "wheel.space", DELETE: "wheel.delete", DONE: "wheel.done"}
 NEW, KEEP = "\x00new", "\x00keep"  # the list's first and last entries (never names: not printable)
 UPCOMING = 4  # letters shown after the one under the cursor
+#: the widest name the wheel and the keyboard make: what the seat boxes and the tables of the
+#: small screen hold (16 letters of an ordinary name; fewer wide ones such as W or M)
+WIDEST = "Marie-Hélène Dup"
+_REF_PX = 100
+
+
+def fits(name: str) -> bool:
+    """``name`` is no longer than NAME_MAX letters and no wider than WIDEST."""
+    return len(name) <= NAME_MAX and text_width(name, _REF_PX) <= text_width(WIDEST, _REF_PX)
 
 
 def written(typed: str, letter: str) -> str:
@@ -40,7 +50,8 @@ class NamePicker:
         self.default = default
         self.known = list(known)
         self.stage = "list"
-        self.cursor = 0
+        self.cursor = 0          # the list: the index of ``choice`` when it was last moved
+        self.choice: str | None = None  # ... the entry under the cursor (None: the first)
         self.typed = ""
         self.letter = 0
         self.name = ""
@@ -50,19 +61,32 @@ class NamePicker:
         return self.stage == "done"
 
     def options(self, taken: Collection[str] = ()) -> list[str]:
-        return [KEEP] + [n for n in self.known if n not in taken and n != self.default] + [NEW]
+        """"Keep <default>" (unless another player has that name), the remembered names nobody
+        else has, "new name"."""
+        keep = [] if self.default in taken else [KEEP]
+        return keep + [n for n in self.known if n not in taken and n != self.default] + [NEW]
+
+    def current(self, taken: Collection[str] = ()) -> str:
+        """The list's entry under the cursor: the one the player moved to, even when another
+        player's choice has since taken an entry out of the list (the cursor stays on its name;
+        if its name was taken, on the entry that came after it)."""
+        options = self.options(taken)
+        if self.choice in options:
+            return self.choice
+        return options[min(self.cursor, len(options) - 1)]
 
     # --- the button ------------------------------------------------------------------------
     def tap(self, taken: Collection[str] = ()) -> None:
         if self.stage == "list":
-            self.cursor = (self.cursor + 1) % len(self.options(taken))
+            options = self.options(taken)
+            self.cursor = (options.index(self.current(taken)) + 1) % len(options)
+            self.choice = options[self.cursor]
         elif self.stage == "wheel":
             self.letter = (self.letter + 1) % len(WHEEL)
 
     def hold(self, taken: Collection[str] = ()) -> None:
         if self.stage == "list":
-            options = self.options(taken)
-            choice = options[self.cursor % len(options)]
+            choice = self.current(taken)
             if choice == NEW:
                 self.stage, self.typed, self.letter = "wheel", "", 0
             elif choice == KEEP:
@@ -78,9 +102,9 @@ class NamePicker:
         elif letter == DELETE:
             self.backspace()
         elif letter == SPACE:
-            if self.typed and not self.typed.endswith(" ") and len(self.typed) < NAME_MAX:
+            if self.typed and not self.typed.endswith(" ") and fits(self.typed + " "):
                 self.typed += " "
-        elif len(self.typed) < NAME_MAX:
+        elif fits(written(self.typed, letter)):
             self.typed = written(self.typed, letter)
 
     # --- developer mode: the keyboard types -----------------------------------------------------
@@ -91,22 +115,23 @@ class NamePicker:
         self.stage = "wheel"
         for ch in text:
             if ch.isalpha() or ch in " -'":
-                if len(self.typed) < NAME_MAX and not (ch == " " and (not self.typed or self.typed.endswith(" "))):
-                    self.typed = written(self.typed, ch) if ch.isalpha() else self.typed + ch
+                new = written(self.typed, ch) if ch.isalpha() else self.typed + ch
+                if fits(new) and not (ch == " " and (not self.typed or self.typed.endswith(" "))):
+                    self.typed = new
 
     def backspace(self) -> None:
         if self.stage == "wheel":
             if self.typed:
                 self.typed = self.typed[:-1]
             else:  # deleting nothing goes back to the list
-                self.stage, self.cursor = "list", 0
+                self.stage, self.cursor, self.choice = "list", 0, None
 
     def enter(self, taken: Collection[str] = ()) -> None:
         """The typed name is done; an empty one goes back to the list, one already taken stays
         on the wheel (the screen still shows it, so its owner sees it needs a change)."""
         name = " ".join(self.typed.split())
         if not name:
-            self.stage, self.cursor = "list", 0
+            self.stage, self.cursor, self.choice = "list", 0, None
         elif name not in taken:
             self._finish(name)
 
@@ -118,8 +143,7 @@ class NamePicker:
     def view(self, taken: Collection[str] = ()) -> PickerView:
         st, seat, stage, default = self.station, self.seat, self.stage, self.default
         if stage == "list":
-            options = self.options(taken)
-            choice = options[self.cursor % len(options)]
+            choice = self.current(taken)
             if choice in (NEW, KEEP):
                 return PickerView(st, seat, stage, default,
                                   current_key="names.new" if choice == NEW else "names.keep")

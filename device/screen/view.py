@@ -49,9 +49,8 @@ def scene_of(app: App) -> Any:
     if app.mode == "menu":
         return sc.menu_scene(app.menu.view(), size, lang, joined=names)
     if app.mode == "over" and match is not None:
-        series = app.party.series
         footer = ("over.again" if not app.party.in_match() else
-                  "over.rematch" if series is not None and series.over() else "over.match")
+                  "over.rematch" if app.party.match_over() else "over.match")
         return sc.over_scene(match.table, size, lang, app.leaderboard.rows(), footer_key=footer)
     if match is None:
         return sc.menu_scene(app.menu.view(), size, lang)

@@ -89,14 +89,22 @@ class Series:
         self.last_ns = now_ns
 
     # --- where the match stands ----------------------------------------------------------------
-    def over(self) -> bool:
-        """No game is to follow (judged when the last one ended)."""
+    def over(self, now_ns: int | None = None) -> bool:
+        """No game is to follow: judged at ``now_ns`` (a timed match's minutes may pass while the
+        players look at the standings), or when the last game ended."""
         played = len(self.games)
         if self.plan.kind == "single":
             return played >= 1
         if self.plan.kind == "best":
             return played >= self.plan.n or max(self.wins.values(), default=0) > self.plan.n // 2
-        return played >= 1 and self.last_ns - self.start_ns >= self.plan.n * MIN_NS
+        now = self.last_ns if now_ns is None else max(self.last_ns, now_ns)
+        return played >= 1 and now - self.start_ns >= self.plan.n * MIN_NS
+
+    def time_left_ns(self, now_ns: int) -> int | None:
+        """A timed match: what is left of its minutes (the next game's time limit)."""
+        if self.plan.kind != "minutes":
+            return None
+        return max(0, self.start_ns + self.plan.n * MIN_NS - now_ns)
 
     def minutes_left(self, now_ns: int) -> int | None:
         """A timed match: whole minutes left (rounded up; 0 once they have passed)."""
@@ -117,10 +125,10 @@ class Series:
             first = [n for n in first if cards.get(n, 0) == most]
         return first
 
-    def winner(self) -> str | None:
+    def winner(self, now_ns: int | None = None) -> str | None:
         """The match's winner once it is over (None: a draw, or not over)."""
         leaders = self.leaders()
-        return leaders[0] if self.over() and len(leaders) == 1 else None
+        return leaders[0] if self.over(now_ns) and len(leaders) == 1 else None
 
     def standings(self) -> list[tuple[str, int, int, int | None, bool]]:
         """(name, seat, games won, cards at the end of the last game if it was timed, leads),

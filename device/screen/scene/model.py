@@ -104,7 +104,8 @@ class StationTile:
     joined: bool                 # it pressed: it is seated
     seat: int | None             # the seat it takes (its colour: palette.seat_colour(seat))
     name: str                    # its player's name (the default until one is picked)
-    problem: str | None = None   # None, "stuck" (held down), "chatter" (bouncing), "lost" (edges lost)
+    problem: str | None = None   # None, "stuck" (held down), "chatter" (bouncing), "lost" (edges lost),
+    #                              "full" (it pressed, but the game has no seat left)
     lit: bool = False            # it pressed a moment ago (its LED is lit)
 
 

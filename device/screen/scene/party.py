@@ -36,7 +36,7 @@ from device.screen.scene.model import (
 from device.screen.scene.text import fit, line_height, text_width, wrap
 
 MAX_STATIONS = 8
-PROBLEMS = ("stuck", "chatter", "lost")
+PROBLEMS = ("stuck", "chatter", "lost", "full")
 # The grid of name pickers is sized for a name this long (NAME_MAX, 16 characters), whatever is typed.
 _REFERENCE_NAME = "Marie-Hélène Dup"
 _CURSOR = "_"
