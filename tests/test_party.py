@@ -647,3 +647,64 @@ def test_the_wheel_stops_a_name_that_would_not_fit_the_small_screen():
     q = NamePicker(1, 1, "Ben", [])
     q.type_text("Marie-Hélène Dupont")
     assert q.typed == "Marie-Hélène Dup"
+
+
+def test_a_host_seats_four_guests_names_them_plays_a_best_of_3_and_a_rematch_with_the_buttons_alone(make_app, tmp_path):
+    """The issue's "done when", pressed: nothing but station buttons (taps and holds), from attract
+    mode to the rematch; the test only reads the screen's state to know where the cursor is."""
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en"))
+    hands = Hands(app)
+
+    def walk_to(item: str) -> None:
+        for _ in range(40):
+            if app.menu.current() == item:
+                return
+            hands.tap(0)
+        raise AssertionError(f"no {item} in {app.menu.items()}")
+
+    def choose(item: str) -> None:
+        walk_to(item)
+        hands.hold(0)
+
+    hands.tap(0)  # the host's press: the menu
+    choose("party")
+    choose("match")  # one game -> best of 3
+    assert app.opts.settings.match == "best-of-3"
+    choose("time_limit")  # none -> 3 minutes a game
+    assert app.opts.settings.time_limit_min == 3
+    choose("up")
+    choose("start")  # the button check
+    assert app.mode == "join"
+    for guest in (1, 2, 3):
+        hands.tap(guest)
+    assert sorted(app.joined) == [0, 1, 2, 3]
+    hands.hold(2)  # anyone seated goes on
+    assert app.mode == "names"
+    hands.hold(1)  # keeps "Ben"
+    hands.spell(0, "Host")
+    hands.spell(2, "Ida")
+    hands.hold(3)  # keeps "David"
+    assert app.mode == "game"
+    assert [s.name for s in app.match.table.seats] == ["Host", "Ben", "Ida", "David"]
+    assert not any(s.bot for s in app.match.table.seats)
+    games = 0
+    while True:
+        hands.play_out(limit_s=400)
+        games += 1
+        assert app.mode == "standings"
+        view = app.party.standings_view(app.clock.now_ns())
+        assert view.played == games and games <= 3
+        if view.over:
+            break
+        hands.hold(3)  # next game on one hold
+        assert app.mode == "game"
+    text = app.scene().all_text().replace("\n", " ")
+    assert ("wins the match" in text) or ("draw" in text)
+    hands.hold(1)  # the rematch, on one hold: same players, same names, same settings
+    assert app.mode == "game"
+    assert [s.name for s in app.match.table.seats] == ["Host", "Ben", "Ida", "David"]
+    assert app.match.table.settings.time_limit_ns == 3 * 60 * 10**9
+    assert app.party.series.plan == MatchPlan("best", 3) and not app.party.series.games
+    board = json.loads((tmp_path / "journal" / "leaderboard.json").read_text())
+    assert sorted(p["name"] for p in board["players"]) == ["Ben", "David", "Host", "Ida"]
+    assert all(p["games"] == games for p in board["players"])
