@@ -708,3 +708,12 @@ def test_a_host_seats_four_guests_names_them_plays_a_best_of_3_and_a_rematch_wit
     board = json.loads((tmp_path / "journal" / "leaderboard.json").read_text())
     assert sorted(p["name"] for p in board["players"]) == ["Ben", "David", "Host", "Ida"]
     assert all(p["games"] == games for p in board["players"])
+
+
+def test_a_bundle_shows_a_wrong_slap_penalty_only_for_a_game_that_has_one():
+    slapping = Menu(Settings(preset="egyptian-ratscrew"), "bundle:tournament")
+    plain = Menu(Settings(preset="bataille"), "bundle:tournament")
+    assert "shows:tournament:wrong_slap" in slapping.items()
+    assert "shows:tournament:wrong_slap" not in plain.items()
+    plain.apply_bundle("tournament")
+    assert "wrong_slap" not in plain.settings.options and plain.settings.match == "best-of-5"

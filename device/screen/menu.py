@@ -168,7 +168,9 @@ class Menu:
             return [f"bundle:{b}" for b in BUNDLES] + ["up"]
         if self.page.startswith("bundle:"):
             bundle = self.page.split(":", 1)[1]
-            return ["apply"] + [f"shows:{bundle}:{k}" for k in BUNDLES[bundle]] + ["up"]
+            has_penalty = "wrong_slap" in PRESETS[self.settings.preset].defaults
+            return (["apply"] + [f"shows:{bundle}:{k}" for k in BUNDLES[bundle]
+                                 if k != "wrong_slap" or has_penalty] + ["up"])
         items = ["start", "preset", "players", "level", "tempo", "flip_mode", "rules", "party", "bundle",
                  "lang", "volume"]
         items.append("quit" if self.dev_mode else "shutdown")
