@@ -334,12 +334,15 @@ def test_a_settings_bundle_is_shown_before_it_is_applied_and_stays_changeable(ma
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_every_party_menu_page_reads_as_words(make_app, lang):
+def test_every_party_menu_page_reads_as_words_and_is_legible(make_app, lang):
+    from device.screen.scene import check_contrast, check_text_clear, check_text_fits
     app = make_app(settings=Settings(lang=lang))
     for page in ("party", "names", "bundle", "bundle:family", "bundle:party", "bundle:tournament"):
-        app.mode, app.menu = "menu", Menu(app.opts.settings, page, names=["Zoé"])
-        text = app.scene().all_text()
+        app.mode, app.menu = "menu", Menu(app.opts.settings, page, names=["Zoé", "Marie-Hélène Dup"])
+        scene = app.scene()
+        text = scene.all_text()
         assert "menu." not in text and "value." not in text and "bundle." not in text, (page, text)
+        assert not (check_contrast(scene) + check_text_fits(scene) + check_text_clear(scene)), page
 
 
 # --- the parts, alone ----------------------------------------------------------------------------
