@@ -720,3 +720,31 @@ def test_a_bundle_shows_a_wrong_slap_penalty_only_for_a_game_that_has_one():
     assert "shows:tournament:wrong_slap" not in plain.items()
     plain.apply_bundle("tournament")
     assert "wrong_slap" not in plain.settings.options and plain.settings.match == "best-of-5"
+
+
+def test_a_match_survives_a_crash_in_its_second_game(make_app, tmp_path):
+    settings = Settings(preset="strip-jack-naked", players=2, lang="en", match="best-of-5")
+    app = make_app(settings=settings, packs=QUICK)
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.hold(0)
+    hands.spell(0, "Zed")
+    hands.play_out()
+    hands.hold(0)  # game 2 starts ...
+    assert app.mode == "game" and len(app.party.series.games) == 1
+    app.match.close()  # ... and the box dies
+    app.match = None
+    again = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en", match="best-of-5"),
+                     packs=QUICK, resume=True)
+    assert again.mode == "pause" and again.party.series is not None
+    assert again.party.series.wins == {"Zed": 1, "Robot 1": 0}
+    again.menu_action("resume")
+    Hands(again).play_out()
+    view = again.party.standings_view(again.clock.now_ns())
+    assert again.mode == "standings" and view.played == 2 and ("Zed", 2) in [(r.name, r.wins) for r in view.rows]
+    Hands(again).hold(0)  # the names are kept: game 3 at once
+    assert again.mode == "game" and again.match.table.seats[0].name == "Zed"
+    Hands(again).menu()
+    Hands(again).menu()  # pause, then (on the pause menu) ... back to the game
+    again.menu_action("quit_game")
+    assert not (tmp_path / "journal" / "match.json").exists()  # the match is over: nothing kept

@@ -120,6 +120,7 @@ class App(Choosing):
             self.match = resumed
             self.joined = sorted(s.station for s in resumed.table.seats
                                  if s.station is not None and not s.bot)
+            self.party.resume(resumed)  # and its match's score, if it was one
             self.mode = "game"
             self._pause(True)
             self.say("resumed", ms=3000)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from device.inputs.press import BOT_STATION, Press
 from device.journal.names import FILE_NAME as NAMES_FILE
 from device.journal.names import NameBook
+from device.journal.stats import write_json_atomically
 from device.screen.picker import NamePicker, unique_names
 from device.screen.scene.model import JoinView, NamesView, StandingRow, StandingsView, StationTile
 from device.table.series import MatchPlan, Series
@@ -37,6 +38,7 @@ MS = 1_000_000
 FLASH_NS = 400 * MS       # a tile stays lit this long after its press
 CHATTER_NS = 40 * MS      # two presses of one button closer than this: it bounces
 CHATTER_COUNT = 3         # ... this many times during the check: it is named
+MATCH_FILE = "match.json"  # the match being played (its score survives a crash or a power cut)
 
 
 class Party:
@@ -46,6 +48,7 @@ class Party:
         self.app = app
         folder = app.box.folder
         self.book = NameBook(None if folder is None else folder / NAMES_FILE)
+        self._match_path = None if folder is None else folder / MATCH_FILE
         if self.book.warning:
             log.warning("names: %s", self.book.warning)
         self.names: dict[int, str] = {}          # station -> the name it plays under (kept all match)
@@ -244,6 +247,7 @@ class Party:
         assert app.match is not None
         for seat in app.match.table.seats:
             self.series.add_player(seat.name, seat.seat)
+        self._keep()
 
     def _plan(self) -> MatchPlan:
         try:
@@ -280,6 +284,7 @@ class Party:
         self.series.add_game([s.name for s in table.seats], outcome.winner if outcome else None,
                              table.game.card_counts(), now,
                              timed=outcome is not None and outcome.termination == "time")
+        self._keep()
         return "over" if self.series.plan.kind == "single" else "standings"
 
     def standings_view(self, now: int) -> StandingsView:
@@ -344,8 +349,46 @@ class Party:
             picker.type_text(getattr(ev, "unicode", "") or "")
         return True
 
+    # --- the match across a crash or a power cut -----------------------------------------------
+    def _keep(self) -> None:
+        """Write the match beside the journals (a game resumed after a crash finds its score)."""
+        if self._match_path is None or self.series is None or self.series.plan.kind == "single":
+            return
+        match = self.app.match
+        journal = match.journal.path.name if match is not None and match.journal is not None else None
+        data = {"version": 1, "series": self.series.to_dict(self.app.clock.now_ns()), "game": journal,
+                "names": {str(s): n for s, n in self.names.items()}, "named": sorted(self.named)}
+        try:
+            write_json_atomically(self._match_path, data)
+        except OSError as e:
+            log.warning("match: cannot save %s (%s)", self._match_path, e.strerror or e)
+
+    def resume(self, match: Match) -> None:
+        """The game a crash stopped is back: its match too, if the kept one has its players."""
+        path = self._match_path
+        if path is None or not path.exists():
+            return
+        import json
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            series = Series.from_dict(data["series"], self.app.clock.now_ns())
+            names = {int(s): str(n) for s, n in data["names"].items()}
+            named = {int(s) for s in data["named"]}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            log.warning("match: %s ignored (%s)", path, e)
+            return
+        game = match.journal.path.name if match.journal is not None else None
+        if data.get("game") != game:  # the kept match was not playing this game
+            return
+        self.series, self.names, self.named = series, names, named
+
     def end(self) -> None:
         """Back to the menu: the match is over (the players and their names stay seated)."""
+        if self._match_path is not None and self.series is not None:
+            try:
+                self._match_path.unlink(missing_ok=True)
+            except OSError:
+                pass
         self.series = None
         self.pickers = {}
         self.typing = False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 MIN_NS = 60_000_000_000
 BEST_OF = (3, 5, 7)
@@ -129,6 +130,32 @@ class Series:
         """The match's winner once it is over (None: a draw, or not over)."""
         leaders = self.leaders()
         return leaders[0] if self.over(now_ns) and len(leaders) == 1 else None
+
+    # --- kept across a crash or a power cut (device.screen.party writes it beside the journals) ---
+    def to_dict(self, now_ns: int) -> dict[str, Any]:
+        """The match as JSON keeps it; the clock's readings become how long it has run (a
+        monotonic clock starts again after a reboot)."""
+        return {"plan": str(self.plan), "elapsed_ns": max(0, now_ns - self.start_ns),
+                "since_last_ns": max(0, now_ns - self.last_ns) if self.games else None,
+                "wins": dict(self.wins), "seats": dict(self.seats),
+                "games": [{"winner": g.winner, "cards": g.cards, "timed": g.timed} for g in self.games],
+                "photo": list(self.photo) if self.photo else None}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], now_ns: int) -> Series:
+        """The inverse of ``to_dict``, on this clock; ValueError (or KeyError, TypeError) if it
+        is not one."""
+        series = cls(MatchPlan.parse(data["plan"]), now_ns - int(data["elapsed_ns"]))
+        series.wins = {str(k): int(v) for k, v in data["wins"].items()}
+        series.seats = {str(k): int(v) for k, v in data["seats"].items()}
+        series.games = [GameResult(g["winner"], {str(k): int(v) for k, v in g["cards"].items()},
+                                   bool(g["timed"])) for g in data["games"]]
+        if data.get("photo"):
+            w, r, margin = data["photo"]
+            series.photo = (str(w), str(r), int(margin))
+        since = data.get("since_last_ns")
+        series.last_ns = now_ns - int(since) if since is not None else series.start_ns
+        return series
 
     def standings(self) -> list[tuple[str, int, int, int | None, bool]]:
         """(name, seat, games won, cards at the end of the last game if it was timed, leads),
