@@ -77,6 +77,19 @@ def xvfb():
     with os.fdopen(read_fd) as f:
         number = f.readline().strip()  # Xvfb writes its display number when it is ready
     assert number, "Xvfb did not start"
+    # the server said it is ready; check a client can connect before a test relies on it
+    deadline = time.monotonic() + 10
+    while True:
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(f"/tmp/.X11-unix/X{number}")
+            break
+        except OSError as e:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                pytest.fail(f"Xvfb :{number} accepts no connection ({e})")
+            time.sleep(0.01)
+        finally:
+            probe.close()
     yield f":{number}"
     proc.terminate()
     proc.wait(timeout=10)
