@@ -411,6 +411,7 @@ def test_a_match_plan_and_its_series():
     s = Series(MatchPlan.parse("minutes-10"), 0)
     s.add_game(["A", "B"], 0, [30, 22], 4 * 60 * 10**9, timed=True)
     assert not s.over() and s.minutes_left(4 * 60 * 10**9) == 6
+    assert not s.over(8 * 60 * 10**9) and s.over(int(9.5 * 60 * 10**9))  # no game with < 1 min left
     s.add_game(["A", "B"], 1, [20, 32], 11 * 60 * 10**9, timed=True)
     assert s.over() and s.leaders() == ["B"] and s.winner() == "B"  # 1-1: most cards at the end
     s.photo_finish("A", "B", 900_000)

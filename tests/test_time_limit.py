@@ -406,6 +406,20 @@ def test_a_demo_with_a_one_minute_limit_ends_by_time_and_replays(capsys, tmp_pat
     assert "time limit: " in capsys.readouterr().out
 
 
+def test_a_demo_takes_the_configs_time_limit_and_a_given_round_limit(capsys, tmp_path):
+    path = write(tmp_path, "[game]\ntime_limit_min = 1\n")
+    assert main(["--config", path, "demo", "--preset", "bataille", "--journal", "none", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["outcome"] == "time"  # only simulate ignores it
+    assert main(["demo", "--preset", "bataille", "--option", "max_rounds=5", "--journal", "none", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["outcome"] in ("limit", "win", "draw", "loop") and result["rounds"] <= 5
+    assert main(["demo", "--option", "max_rounds=0", "--journal", "none"]) == 2
+    assert "max_rounds" in capsys.readouterr().err
+    assert main(["demo", "--time-limit", "\u00b2", "--journal", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "--time-limit: expected" in err and "Traceback" not in err
+
+
 def test_simulate_ignores_the_time_limit(capsys, tmp_path):
     args = ["simulate", "--preset", "bataille", "--seed", "4", "--json"]
     assert main(args) == 0

@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     if args.max_rounds is not None:
         options["max_rounds"] = args.max_rounds
-    elif PRESETS[preset].defaults.get("max_rounds") is None:
-        options["max_rounds"] = DEFAULT_LIMIT
+    elif options.get("max_rounds") is None and PRESETS[preset].defaults.get("max_rounds") is None:
+        options["max_rounds"] = DEFAULT_LIMIT  # a --option max_rounds=N is kept (and checked)
     script = load_script(args.script) if args.script is not None else None
     bots = args.bots or ("free" if script is not None else "all")
     if script is not None and bots == "all":
@@ -170,7 +170,9 @@ def _timings(args: argparse.Namespace) -> tuple[ArbiterSettings, TableSettings]:
     cfg = load_config(args.config)
     timing = dict(cfg.section("timing"))
     tempo = "custom" if "tempo_ms" in cfg.section("timing").given else "normal"
-    return arbiter_settings(cfg), table_settings(Options(settings=Settings(tempo=tempo), timing=timing))
+    limit = cfg.section("game")["time_limit_min"]  # --time-limit, if given, replaces it
+    return arbiter_settings(cfg), table_settings(Options(settings=Settings(tempo=tempo, time_limit_min=limit),
+                                                         timing=timing))
 
 
 def judgement_line(now_ns: int, j: Judged, names: dict[int, str]) -> str:

@@ -73,7 +73,7 @@ def check_time_limit(value: Any) -> int | None:
 def time_limit_text(text: str) -> int | None:
     """--time-limit MIN as typed: ``none`` or a whole number of minutes (ValueError otherwise)."""
     word = text.strip()
-    if word.isdigit() and len(word) <= 6:
+    if word.isascii() and word.isdigit() and len(word) <= 6:
         return check_time_limit(int(word))
     if word == "none":
         return None

@@ -18,6 +18,7 @@ MIN_NS = 60_000_000_000
 BEST_OF = (3, 5, 7)
 MINUTES = (10, 15, 20, 30, 45, 60)  # the menu's timed matches
 MINUTES_RANGE = (5, 180)            # what the config and the command line accept
+LAST_GAME_NS = MIN_NS               # a timed match starts no game with less than this left
 #: the menu's choices, in the order a tap steps them
 MATCH_CHOICES = ("single", *(f"best-of-{n}" for n in BEST_OF), *(f"minutes-{m}" for m in MINUTES))
 
@@ -99,7 +100,8 @@ class Series:
         if self.plan.kind == "best":
             return played >= self.plan.n or max(self.wins.values(), default=0) > self.plan.n // 2
         now = self.last_ns if now_ns is None else max(self.last_ns, now_ns)
-        return played >= 1 and now - self.start_ns >= self.plan.n * MIN_NS
+        # less than a minute left: no game is worth starting (it would be won by the deal)
+        return played >= 1 and now - self.start_ns >= self.plan.n * MIN_NS - LAST_GAME_NS
 
     def time_left_ns(self, now_ns: int) -> int | None:
         """A timed match: what is left of its minutes (the next game's time limit)."""
