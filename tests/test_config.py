@@ -246,8 +246,10 @@ def test_options_are_normalised_as_the_rules_core_wants(tmp_path: Path) -> None:
     ('deck = "54"', "expected one of 52, 54, 104, 108, got '54'"),
     ("borrow = 1", "expected true or false, got 1"),
     ("max_rounds = 0", 'expected a whole number from 1 to 10000000, or "none", got 0'),
-    ('slaps = ["sandwitch"]', "expected a list of 'doubles', 'sandwich', 'big-mac', 'top-bottom', 'marriage', "
-     "'divorce', 'tens', 'ten-on-top', 'run', 'flush' ('doubles' is always on), got ['sandwitch']"),
+    ('slaps = ["sandwitch"]', "'sandwitch' is not a slap pattern (did you mean 'sandwich'?); patterns are: "
+     "doubles, sandwich, big-mac, top-bottom, marriage, divorce, tens, ten-on-top, run, flush"),
+    ('slaps = 3', "expected a list of 'doubles', 'sandwich', 'big-mac', 'top-bottom', 'marriage', "
+     "'divorce', 'tens', 'ten-on-top', 'run', 'flush' ('doubles' is always on), got 3"),
 ])
 def test_option_values_are_checked_by_their_spec(tmp_path: Path, line: str, error: str) -> None:
     key = line.split(" ")[0]

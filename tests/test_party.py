@@ -749,3 +749,39 @@ def test_a_match_survives_a_crash_in_its_second_game(make_app, tmp_path):
     Hands(again).menu()  # pause, then (on the pause menu) ... back to the game
     again.menu_action("quit_game")
     assert not (tmp_path / "journal" / "match.json").exists()  # the match is over: nothing kept
+
+
+def test_with_bots_all_a_press_opens_the_menu_and_start_lets_the_bots_play(make_app):
+    app = make_app(all_bots=True)
+    hands = Hands(app)
+    hands.tap(0)
+    assert app.mode == "menu" and app.joined == []
+    app.menu_action("start")
+    assert app.mode == "game" and all(s.bot for s in app.match.table.seats)
+
+
+def test_the_config_takes_slap_patterns_separated_by_commas_and_names_a_wrong_one(tmp_path):
+    from device.config.schema import ConfigError, load_config
+    good = tmp_path / "good.toml"
+    good.write_text('[game]\npreset = "egyptian-ratscrew"\n[game.options]\nslaps = "doubles, sandwich"\n')
+    assert load_config(str(good)).section("game")["options"]["slaps"] == ("doubles", "sandwich")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[game]\npreset = "egyptian-ratscrew"\n[game.options]\nslaps = "doubles,sandwhich"\n')
+    with pytest.raises(ConfigError, match="game.options.slaps: 'sandwhich' is not a slap pattern .did you mean 'sandwich'"):
+        load_config(str(bad))
+
+
+def test_f1_in_a_timed_matchs_game_shows_that_games_time_limit(make_app):
+    app = make_app(settings=Settings(preset="strip-jack-naked", players=2, lang="en", match="minutes-5",
+                                     time_limit_min=None))
+    hands = Hands(app)
+    to_join(app, hands, first=0)
+    hands.hold(0)
+    hands.hold(0)
+    assert app.mode == "game"
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1), app.clock.now_ns())
+    pages = []
+    for _ in range(8):  # the card's pages turn by themselves
+        pages.append(app.scene().all_text().replace("\n", " "))
+        app.clock.advance_by(6_100 * MS)
+    assert any("5 min" in p for p in pages)

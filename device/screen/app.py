@@ -129,8 +129,7 @@ class App(Choosing):
             self._start_game()
 
     def _present_stations(self) -> list[int]:
-        """Stations that play when the game starts at once: the keyboard's first station, every
-        wired GPIO station, or the stations a script presses."""
+        """Who plays a game started at once: keyboard station 1, every wired station, a script's."""
         if self.inputs.wired is not None:
             return list(range(self.inputs.stations()))
         if self.inputs.script:
@@ -316,9 +315,11 @@ class App(Choosing):
             self.match.table.submit(press, arrival)
             return
         # Outside a game: tap = next, hold = choose; the first press of a station joins it
-        # (between games too: a late joiner plays the next one).
+        # (between games too: a late joiner plays the next one; with --bots all, nobody joins).
         if press.edge == "press":
-            if press.station not in self.joined and self.mode in JOINING:
+            if self.opts.all_bots and self.mode == "attract":
+                return self._to_menu()
+            if press.station not in self.joined and self.mode in JOINING and not self.opts.all_bots:
                 self.party.join(press.station, arrival)
                 if self.mode == "attract":
                     self._to_menu()

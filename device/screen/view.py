@@ -96,12 +96,14 @@ def help_card(app: App, size: tuple[int, int], lang: str, now: int) -> Any:
     """F1's help: the key map on its first page, then the rules card of the game on the table
     (or, outside a game, of the game being set up)."""
     match, s = app.match, app.opts.settings
-    options, preset = s.options, s.preset
+    options, preset, minutes = s.options, s.preset, s.time_limit_min
     if match is not None and not match.attract and app.mode in ("game", "pause", "over"):
         options, preset = match.table.game.options, match.table.game.preset
+        limit = match.table.settings.time_limit_ns  # the game's own (a timed match's game: its rest)
+        minutes = None if limit is None else max(1, -(-limit // 60_000_000_000))
     lead = help_lines(lang) + [i18n.tr(lang, "keys.menu"), i18n.tr(lang, "keys.note")]
     return app.sc.rules_card_scene(options, preset, size, lang, page=_page(app, now),
-                                   time_limit_min=s.time_limit_min, lead=lead,
+                                   time_limit_min=minutes, lead=lead,
                                    lead_title=i18n.tr(lang, "help.title"),
                                    footer=i18n.tr(lang, "help.close"), kind="help")
 

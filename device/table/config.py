@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from device.config.schema import ErrorFn, Field, did_you_mean, is_int, num, register_section, show
-from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS
+from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS
 from device.table.arbiter import ArbiterSettings
 from device.table.series import BEST_OF, MINUTES_RANGE, MatchPlan
 from device.table.session import DEFAULT_NAMES
@@ -121,6 +121,14 @@ def _validate_game(values: dict[str, Any], err: ErrorFn) -> None:
             where = f" of {preset}" if preset is not None else ""
             err(f"options.{key}", "unknown option" + (hint or f"; the options{where} are: {', '.join(known)}"))
             continue
+        if opt.kind == "patterns" and isinstance(value, str):
+            value = [name.strip() for name in value.split(",")]  # "doubles,sandwich", as --option takes
+        if opt.kind == "patterns" and isinstance(value, list):
+            bad = [v for v in value if isinstance(v, str) and v not in SLAP_PATTERNS]
+            if bad:
+                err(f"options.{key}", f"{bad[0]!r} is not a slap pattern{did_you_mean(bad[0], SLAP_PATTERNS)}"
+                    f"; patterns are: {', '.join(SLAP_PATTERNS)}")
+                continue
         try:
             checked = opt.check(value)
         except ValueError as e:
