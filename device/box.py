@@ -31,6 +31,7 @@ from device.service.notify import Notifier
 from device.table.arbiter import ArbiterSettings
 from device.table.match import FeedFactory, Match, OnItem, result_line
 from device.table.runner import Runner
+from device.table.seats import default_name
 from device.table.session import DEFAULT_NAMES, GameSpec, bot_hands, bot_minds, make_table
 from device.table.table import TableSettings, assign_seats
 
@@ -280,7 +281,7 @@ def _seat_names(joined: list[int], players: int, names: Mapping[int, str],
     """The names by seat: the joined stations' (in seat order), then the bots': "Robot 1",
     "Robot 2"... (never a player's default name: a guest who sits down later at that station
     must not take over a bot's score in a match)."""
-    mine = [names.get(st) or (defaults[st] if st < len(defaults) else str(st + 1)) for st in joined]
+    mine = [names.get(st) or default_name(defaults, st) for st in joined]
     bots: list[str] = []
     k = 1
     while len(mine) + len(bots) < players:

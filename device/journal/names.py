@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from device.journal.stats import write_json_atomically
+from device.journal.stats import set_aside, write_json_atomically
 
 FILE_NAME = "names.json"
 #: names kept (the oldest used goes first): a party's worth, and a short list to tap through
 CAP = 24
 #: the longest name (what fits under a seat on the small screen; the config's [game] names agree)
 NAME_MAX = 16
+#: ... and the widest: the names the wheel and the keyboard make are no wider than this (fewer
+#: letters when they are wide ones, W or M); the name screens are sized for it
+WIDEST_NAME = "Marie-Hélène Dup"
 
 
 def check_name(name: str) -> str:
@@ -63,10 +66,7 @@ class NameBook:
         except (OSError, ValueError, KeyError, RecursionError) as e:
             self.warning = f"{path}: unreadable name list ({e}); starting a new one"
             self.names = []
-            try:
-                path.rename(path.with_suffix(".damaged"))
-            except OSError:
-                pass
+            set_aside(path)
 
     def use(self, name: str) -> str:
         """``name`` played now: it goes first (the oldest beyond the cap is dropped). Returns it tidied."""
@@ -89,4 +89,4 @@ class NameBook:
             write_json_atomically(self.path, {"version": 1, "names": self.names})
 
 
-__all__ = ["CAP", "FILE_NAME", "NAME_MAX", "NameBook", "check_name"]
+__all__ = ["CAP", "FILE_NAME", "NAME_MAX", "WIDEST_NAME", "NameBook", "check_name"]

@@ -51,10 +51,7 @@ class Leaderboard:
             # A damaged board must never stop a game: start a new one, keep the old file aside.
             self.warning = f"{path}: unreadable leaderboard ({e}); starting a new one"
             self.players = {}
-            try:
-                path.rename(path.with_suffix(".damaged"))
-            except OSError:
-                pass
+            set_aside(path)
 
     def add_game(self, seat_stats: list[dict[str, Any]], winner: int | None) -> None:
         """Add one finished game (``Table.seat_stats()``, and the winning seat)."""
@@ -102,6 +99,15 @@ def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
             pass
         raise
     fsync_dir(path.parent)  # the rename itself survives a power cut
+
+
+def set_aside(path: Path) -> None:
+    """A damaged state file is renamed ``.damaged`` (kept for a look, out of the box's way); a
+    folder that refuses the rename is no error."""
+    try:
+        path.rename(path.with_suffix(".damaged"))
+    except OSError:
+        pass
 
 
 def fsync_dir(folder: Path) -> None:

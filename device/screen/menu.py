@@ -339,11 +339,9 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
         return "menu.forget", "value.name", (("name", item.split(":", 1)[1]),)
     if item.startswith("bundle:"):
         return f"bundle.{item.split(':', 1)[1]}", None, ()
-    if item == "match":
-        return "menu.match", *_match_value(s.match)
-    if item == "time_limit":
-        n = s.time_limit_min
-        return "menu.time_limit", "value.none" if n is None else "value.minutes", (("n", n),)
+    if item in ("match", "time_limit", "level", "tempo"):
+        key = "time_limit_min" if item == "time_limit" else item
+        return _setting(key, getattr(s, key))
     if item.startswith("shows:"):
         return _bundle_line(item.split(":", 1)[1], s)
     if item == CARD_PAGE:
@@ -364,10 +362,6 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
         return "menu.game", f"preset.{s.preset}", ()
     if item == "players":
         return "menu.seats", "number", (("n", s.players),)
-    if item == "level":
-        return "menu.difficulty", f"difficulty.{s.level}", ()
-    if item == "tempo":
-        return "menu.tempo", f"tempo.{s.tempo}", ()
     if item == "flip_mode":
         return "menu.flip", f"flip.{s.flip_mode}", ()
     if item == "lang":
@@ -390,14 +384,21 @@ def _describe(item: str, s: Settings) -> tuple[str, str | None, tuple]:
     return label, f"value.{name}.{value}", ()
 
 
-def _match_value(match: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """The value key of a match setting: a single game, best of N, or M minutes."""
-    stem, _, n = match.rpartition("-")
+def _setting(key: str, value: Any) -> tuple[str, str | None, tuple]:
+    """(label key, value key, value arguments) of a setting with ``value``: the menu's item and
+    a bundle's line say it the same way."""
+    if key == "tempo":
+        return "menu.tempo", f"tempo.{value}", ()
+    if key == "level":
+        return "menu.difficulty", f"difficulty.{value}", ()
+    if key == "time_limit_min":
+        return "menu.time_limit", "value.none" if value is None else "value.minutes", (("n", value),)
+    stem, _, n = value.rpartition("-")  # match: a single game, best of N, or M minutes
     if stem == "best-of":
-        return "value.best_of", (("n", int(n)),)
+        return "menu.match", "value.best_of", (("n", int(n)),)
     if stem == "minutes":
-        return "value.match_minutes", (("n", int(n)),)
-    return "value.single", ()
+        return "menu.match", "value.match_minutes", (("n", int(n)),)
+    return "menu.match", "value.single", ()
 
 
 def _bundle_line(item: str, s: Settings) -> tuple[str, str | None, tuple]:
@@ -405,14 +406,8 @@ def _bundle_line(item: str, s: Settings) -> tuple[str, str | None, tuple]:
     gives it."""
     bundle, key = item.split(":", 1)
     value = BUNDLES[bundle][key]
-    if key == "tempo":
-        return "menu.tempo", f"tempo.{value}", ()
-    if key == "level":
-        return "menu.difficulty", f"difficulty.{value}", ()
-    if key == "time_limit_min":
-        return "menu.time_limit", "value.none" if value is None else "value.minutes", (("n", value),)
-    if key == "match":
-        return "menu.match", *_match_value(value)
+    if key != "wrong_slap":
+        return _setting(key, value)
     if value is None:
         return "option.wrong_slap", "value.penalty.default", ()
     kind, n = penalty_parts(value)

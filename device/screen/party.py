@@ -17,16 +17,18 @@ screens is up, and each finished game; it says what to show (device.screen.view 
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from device.inputs.press import BOT_STATION, Press
+from device.inputs.press import Press
 from device.journal.names import FILE_NAME as NAMES_FILE
 from device.journal.names import NameBook
 from device.journal.stats import write_json_atomically
 from device.screen.picker import NamePicker, unique_names
 from device.screen.scene.model import JoinView, NamesView, StandingRow, StandingsView, StationTile
+from device.table.seats import default_name
 from device.table.series import MatchPlan, Series
 
 if TYPE_CHECKING:
@@ -65,8 +67,7 @@ class Party:
 
     # --- names ---------------------------------------------------------------------------------
     def default_name(self, station: int) -> str:
-        names = self.app.opts.names
-        return names[station] if 0 <= station < len(names) else str(station + 1)
+        return default_name(self.app.opts.names, station)
 
     def name_of(self, station: int) -> str:
         return self.names.get(station) or self.default_name(station)
@@ -160,26 +161,27 @@ class Party:
     def on_stuck(self, station: int, stuck: bool) -> None:
         (self.stuck.add if stuck else self.stuck.discard)(station)
 
-    def problem(self, station: int) -> str | None:
+    def problem(self, station: int, faults: dict[int, int]) -> str | None:
+        """What is wrong with ``station``'s button (``faults``: the backend's counts now)."""
         if station in self.full:
             return "full"
         if station in self.stuck:
             return "stuck"
         if self._bounces.get(station, 0) >= CHATTER_COUNT:
             return "chatter"
-        faults = self.app.inputs.station_faults()
         if faults.get(station, 0) > self._faults0.get(station, 0):
             return "lost"
         return None
 
     def join_view(self, now: int) -> JoinView:
         app = self.app
+        faults = app.inputs.station_faults()  # read once a frame (gpiod's takes its reader's lock)
         joined = sorted(app.joined)
         count = app.inputs.stations()
         stations = sorted(set(range(count)) | set(joined))
         names = self.seat_names()
         tiles = tuple(StationTile(s, s in joined, joined.index(s) if s in joined else None,
-                                  names.get(s, self.default_name(s)), self.problem(s),
+                                  names.get(s, self.default_name(s)), self.problem(s, faults),
                                   self.lit.get(s, 0) > now) for s in stations)
         players = app.box.plan(joined).seats if joined else []
         bots = sum(1 for seat in players if seat.bot)
@@ -267,8 +269,7 @@ class Party:
         """A slap won against a runner-up: the match keeps its closest."""
         if self.series is None or seat is None or decision.margin_ns is None or not decision.runners_up:
             return
-        station = decision.runners_up[0][0]
-        other = seat_of.get(station, station - BOT_STATION if station >= BOT_STATION else None)
+        other = seat_of.get(decision.runners_up[0][0])  # the table maps bots' hands too
         seats = match.table.seats
         if other is None or not 0 <= other < len(seats):
             return
@@ -368,7 +369,6 @@ class Party:
         path = self._match_path
         if path is None or not path.exists():
             return
-        import json
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             series = Series.from_dict(data["series"], self.app.clock.now_ns())

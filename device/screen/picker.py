@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from device.journal.names import NAME_MAX
+from device.journal.names import NAME_MAX, WIDEST_NAME
 from device.screen.scene.model import PickerView
 from device.screen.scene.text import text_width
 
@@ -23,15 +23,12 @@ WHEEL: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", *ACCENTS, "-", SPACE, D
 _WHEEL_KEYS = {SPACE: "wheel.space", DELETE: "wheel.delete", DONE: "wheel.done"}
 NEW, KEEP = "\x00new", "\x00keep"  # the list's first and last entries (never names: not printable)
 UPCOMING = 4  # letters shown after the one under the cursor
-#: the widest name the wheel and the keyboard make: what the seat boxes and the tables of the
-#: small screen hold (16 letters of an ordinary name; fewer wide ones such as W or M)
-WIDEST = "Marie-Hélène Dup"
 _REF_PX = 100
 
 
 def fits(name: str) -> bool:
-    """``name`` is no longer than NAME_MAX letters and no wider than WIDEST."""
-    return len(name) <= NAME_MAX and text_width(name, _REF_PX) <= text_width(WIDEST, _REF_PX)
+    """``name`` is no longer than NAME_MAX letters and no wider than WIDEST_NAME."""
+    return len(name) <= NAME_MAX and text_width(name, _REF_PX) <= text_width(WIDEST_NAME, _REF_PX)
 
 
 def written(typed: str, letter: str) -> str:

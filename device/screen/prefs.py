@@ -22,6 +22,7 @@ from device.journal.stats import write_json_atomically
 from device.rules.presets import PRESETS, resolve_options
 from device.screen.menu import LANGS, LEVELS, TEMPOS, Settings
 from device.table.series import MatchPlan
+from device.table.timing import TIME_LIMIT_MIN
 
 log = logging.getLogger("slapbox")
 
@@ -50,7 +51,8 @@ def _valid(key: str, value: Any, s: Settings) -> bool:
     if key == "volume":
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
     if key == "time_limit_min":
-        return value is None or (type(value) is int and 1 <= value <= 60)
+        low, high = TIME_LIMIT_MIN
+        return value is None or (type(value) is int and low <= value <= high)
     if key == "match":
         try:
             MatchPlan.parse(value)

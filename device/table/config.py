@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from device.config.schema import ErrorFn, Field, did_you_mean, is_int, num, register_section, show
+from device.journal.names import NAME_MAX  # what fits under a seat on the small screen
 from device.rules.presets import OPTIONS, PRESET_NAMES, PRESETS, SLAP_PATTERNS
 from device.table.arbiter import ArbiterSettings
 from device.table.series import BEST_OF, MINUTES_RANGE, MatchPlan
@@ -21,7 +22,6 @@ MS = 1_000_000
 
 # --- [game]: what is played, by whom ------------------------------------------------------------
 
-NAME_MAX = 16  # what fits under a seat on the small screen
 
 
 def _check_names(names: list[str]) -> list[str]:

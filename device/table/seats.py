@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,12 @@ class Seat:
     level: str = "normal"
 
 
+def default_name(names: Sequence[str], index: int) -> str:
+    """The config's name number ``index`` (a seat's, or a station's in a party), else the number
+    people count it by."""
+    return names[index] if 0 <= index < len(names) else f"{index + 1}"
+
+
 def assign_seats(players: int, stations: list[int], names: list[str], *, bots: str | list[int] = "free",
                  level: str = "normal") -> list[Seat]:
     """Seats go to the stations that joined, in station order; bots take the free seats."""
@@ -33,7 +40,7 @@ def assign_seats(players: int, stations: list[int], names: list[str], *, bots: s
         station = None if is_bot else next(station_iter, None)
         if station is None:
             is_bot = True
-        name = names[s] if s < len(names) else f"{s + 1}"
+        name = default_name(names, s)
         seats.append(Seat(s, name, station, is_bot, level))
     return seats
 

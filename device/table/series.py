@@ -111,10 +111,8 @@ class Series:
 
     def minutes_left(self, now_ns: int) -> int | None:
         """A timed match: whole minutes left (rounded up; 0 once they have passed)."""
-        if self.plan.kind != "minutes":
-            return None
-        left = self.plan.n * MIN_NS - (now_ns - self.start_ns)
-        return max(0, -(-left // MIN_NS))
+        left = self.time_left_ns(now_ns)
+        return None if left is None else -(-left // MIN_NS)
 
     def leaders(self) -> list[str]:
         """Who leads: most games won, then (a tie) most cards at the end of the last game."""

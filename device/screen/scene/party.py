@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from device.journal.names import WIDEST_NAME
 from device.screen import i18n, palette
 from device.screen.layout import Rect, compute_layout
 from device.screen.scene.model import (
@@ -37,8 +38,6 @@ from device.screen.scene.text import fit, line_height, text_width, wrap
 
 MAX_STATIONS = 8
 PROBLEMS = ("stuck", "chatter", "lost", "full")
-# The grid of name pickers is sized for a name this long (NAME_MAX, 16 characters), whatever is typed.
-_REFERENCE_NAME = "Marie-Hélène Dup"
 _CURSOR = "_"
 _LETTER = 1.5      # the letter under the wheel's cursor: up to this times the big font
 
@@ -326,7 +325,7 @@ def names_scene(view: NamesView, size: tuple[int, int], lang: str) -> Scene:
     pickers = list(view.pickers[:MAX_STATIONS])
     pad = max(3, m // 2)
     tag_w = max(6, round(line_height(f.small) * 0.5))
-    need_w = tag_w + 3 * pad + text_width(_REFERENCE_NAME, f.small)
+    need_w = tag_w + 3 * pad + text_width(WIDEST_NAME, f.small)  # the widest name a player can pick
     need_h = 2 * pad + line_height(f.small) + line_height(f.body) + pad
     hint = i18n.tr(lang, "names.hint")
     foot = [(i18n.tr(lang, "names.footer"), palette.TEXT_MUTED)]
