@@ -7,6 +7,7 @@ fails saying which package to install: it never skips.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -95,25 +96,42 @@ def xvfb():
     proc.wait(timeout=10)
 
 
+@contextlib.contextmanager
+def slapbox_play(tmp_path: Path, display: str, config: str, args: list[str], **env_extra: str):
+    """`slapbox play ARGS` on ``display`` with ``config`` as its config file, systemd's
+    notification socket (as the kiosk unit gives it, Type=notify) and its state in ``tmp_path``;
+    yields (the process, its environment, the socket); the process is stopped after."""
+    (tmp_path / "box.toml").write_text(config)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(DEADLINE_S)
+    env = {**os.environ, "DISPLAY": display, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
+           "SLAPBOX_CONFIG": str(tmp_path / "box.toml"), "XDG_STATE_HOME": str(tmp_path / "state"),
+           "NOTIFY_SOCKET": str(tmp_path / "notify"), **env_extra}
+    proc = subprocess.Popen([sys.executable, "-m", "device.cli", "play", *args], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        yield proc, env, notify
+    finally:
+        notify.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
     xdotool = need("xdotool", "xdotool")
     xwd = need("xwd", "x11-apps")
     journal = tmp_path / "journal"
-    (tmp_path / "empty.toml").write_text("")
-    # systemd's notification socket, as the kiosk unit (Type=notify, WatchdogSec) gives it
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(DEADLINE_S)
-    env = {**os.environ, "DISPLAY": xvfb, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
-           "SLAPBOX_CONFIG": str(tmp_path / "empty.toml"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "NOTIFY_SOCKET": str(tmp_path / "notify"), "WATCHDOG_USEC": "1000000"}
     # Seat 0 is station 1 on the keyboard (slap: A); seat 1 is a bot. Cards: 5 then 5: a double.
-    cmd = [sys.executable, "-m", "device.cli", "play", "--deal", "5392/5K84", "--tempo", "1500",
-           "--window", "800x480", "--journal", str(journal), "--seed", "3", "--lang", "en"]
-    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + DEADLINE_S
-    try:
+    args = ["--deal", "5392/5K84", "--tempo", "1500", "--window", "800x480", "--journal", str(journal),
+            "--seed", "3", "--lang", "en"]
+    # the kiosk unit's WatchdogSec: the loop must keep the watchdog fed
+    with slapbox_play(tmp_path, xvfb, "", args, WATCHDOG_USEC="1000000") as (proc, env, notify):
+        deadline = time.monotonic() + DEADLINE_S
         window = wait_for("the slapbox window", lambda: subprocess.run(
             [xdotool, "search", "--pid", str(proc.pid)], env=env, capture_output=True,
             text=True).stdout.split(), deadline, proc)[0]
@@ -140,13 +158,6 @@ def test_a_key_press_in_a_real_window_is_judged_for_its_station(tmp_path, xvfb):
         # the first frame said READY=1; the loop keeps the watchdog fed
         assert notify.recv(100) == b"READY=1"
         assert notify.recv(100) == b"WATCHDOG=1"
-    finally:
-        notify.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_a_name_picked_with_key_holds_in_a_real_window_is_on_the_leaderboard(tmp_path, xvfb):
@@ -156,21 +167,11 @@ def test_a_name_picked_with_key_holds_in_a_real_window_is_on_the_leaderboard(tmp
     from device.screen.picker import DONE, WHEEL
     xdotool = need("xdotool", "xdotool")
     journal = tmp_path / "journal"
-    (tmp_path / "box.toml").write_text(
-        '[game]\npreset = "strip-jack-naked"\nplayers = 2\nseed = 3\noptions = { max_rounds = 1 }\n'
-        "[timing]\ntempo_ms = 100\ntempo_min_ms = 100\nfirst_card_ms = 0\npile_pause_ms = 0\n")
-    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notify.bind(str(tmp_path / "notify"))
-    notify.settimeout(DEADLINE_S)
-    env = {**os.environ, "DISPLAY": xvfb, "SDL_VIDEODRIVER": "x11", "SDL_AUDIODRIVER": "dummy",
-           "SLAPBOX_CONFIG": str(tmp_path / "box.toml"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "NOTIFY_SOCKET": str(tmp_path / "notify")}
-    cmd = [sys.executable, "-m", "device.cli", "play", "--window", "800x480", "--journal", str(journal),
-           "--lang", "en"]
-    proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 2 * DEADLINE_S
-    try:
+    config = ('[game]\npreset = "strip-jack-naked"\nplayers = 2\nseed = 3\noptions = { max_rounds = 1 }\n'
+              "[timing]\ntempo_ms = 100\ntempo_min_ms = 100\nfirst_card_ms = 0\npile_pause_ms = 0\n")
+    args = ["--window", "800x480", "--journal", str(journal), "--lang", "en"]
+    with slapbox_play(tmp_path, xvfb, config, args) as (proc, env, notify):
+        deadline = time.monotonic() + 2 * DEADLINE_S
         assert notify.recv(100) == b"READY=1"  # the first frame is up: the keys reach the app
         window = wait_for("the slapbox window", lambda: subprocess.run(
             [xdotool, "search", "--onlyvisible", "--pid", str(proc.pid)], env=env, capture_output=True,
@@ -194,10 +195,3 @@ def test_a_name_picked_with_key_holds_in_a_real_window_is_on_the_leaderboard(tmp
             p["name"] for p in json.loads(board.read_text())["players"]], deadline, proc)
         assert names == ["Ab"]
         assert json.loads((journal / "names.json").read_text())["names"] == ["Ab"]
-    finally:
-        notify.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
